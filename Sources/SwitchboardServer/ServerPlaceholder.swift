@@ -1,0 +1,1 @@
+// The HTTP service lives here.

@@ -1,0 +1,6 @@
+import Testing
+@testable import SwitchboardCore
+
+@Test func packageBuilds() {
+    #expect(ParsedURL.self == ParsedURL.self)
+}
