@@ -1,0 +1,341 @@
+/// Turns the text of a route pattern into its expansions. Registration-time code: clarity
+/// over speed.
+struct PatternParser {
+    /// At most this many expansions of optional groups per pattern.
+    static let maximumExpansions = 256
+
+    /// A character of the pattern with its index in the original text, so that errors found
+    /// in an expansion still point into what the user wrote.
+    private typealias Located = (character: Character, position: Int)
+
+    /// A piece of the path part: plain text or an optional group.
+    private indirect enum Piece {
+        case text([Located])
+        case group([Piece])
+    }
+
+    private let text: String
+    private let characters: [Character]
+
+    init(_ text: String) {
+        self.text = text
+        self.characters = Array(text)
+    }
+
+    private func error(_ message: String, at position: Int) -> PatternError {
+        PatternError(pattern: text, message: message, position: position)
+    }
+
+    func parse() throws(PatternError) -> [RoutePattern] {
+        guard !characters.isEmpty else {
+            throw error("a pattern must not be empty", at: 0)
+        }
+        let (scheme, host, pathStart, implicitSlash) = try parsePrefix()
+        var located: [Located] = []
+        if implicitSlash { located.append(("/", pathStart)) }
+        for index in pathStart..<characters.count {
+            located.append((characters[index], index))
+        }
+        let pieces = try parsePieces(located)
+        var expansions = expand(pieces)
+        guard expansions.count <= Self.maximumExpansions else {
+            throw error(
+                "too many optional groups: \(expansions.count) combinations, at most \(Self.maximumExpansions)",
+                at: pathStart)
+        }
+        var patterns: [RoutePattern] = []
+        var seen = Set<[PatternSegment]>()
+        // Longest first; among equal lengths, the order of generation (groups present first).
+        expansions = expansions.enumerated().sorted { lhs, rhs in
+            lhs.element.count != rhs.element.count
+                ? lhs.element.count > rhs.element.count : lhs.offset < rhs.offset
+        }.map(\.element)
+        for expansion in expansions {
+            let segments = try parseSegments(expansion)
+            if seen.insert(segments).inserted {
+                patterns.append(RoutePattern(text: text, scheme: scheme, host: host, segments: segments))
+            }
+        }
+        return patterns
+    }
+
+    // MARK: - Scheme and host
+
+    /// Splits off `scheme://host` and says where the path starts.
+    private func parsePrefix() throws(PatternError) -> (
+        scheme: String?, host: String?, pathStart: Int, implicitSlash: Bool
+    ) {
+        if characters[0] == "/" || characters[0] == "(" {
+            return (nil, nil, 0, false)
+        }
+        guard let separator = find("://") else {
+            throw error("a pattern starts with '/' (any app link) or with 'scheme://'", at: 0)
+        }
+        let schemeText = String(characters[0..<separator])
+        for (offset, character) in schemeText.enumerated() {
+            let valid = character.isASCII
+                && (character.isLetter || (offset > 0 && (character.isNumber || "+-.".contains(character))))
+            guard valid else {
+                throw error("invalid character '\(character)' in the scheme", at: offset)
+            }
+        }
+        let scheme = schemeText.lowercased()
+        let afterSeparator = separator + 3
+        guard scheme == "http" || scheme == "https" else {
+            // Custom scheme: the host is the first path segment and keeps its case.
+            return (scheme, nil, afterSeparator, true)
+        }
+        var hostEnd = afterSeparator
+        while hostEnd < characters.count, characters[hostEnd] != "/", characters[hostEnd] != "(" {
+            hostEnd += 1
+        }
+        let host = String(characters[afterSeparator..<hostEnd]).lowercased()
+        guard !host.isEmpty else {
+            throw error("an \(scheme) pattern needs a host, as in \(scheme)://shop.example.com/path", at: afterSeparator)
+        }
+        for (offset, character) in host.enumerated() where !isHostCharacter(character) {
+            throw error("invalid character '\(character)' in the host", at: afterSeparator + offset)
+        }
+        return (scheme, host, hostEnd, false)
+    }
+
+    private func isHostCharacter(_ character: Character) -> Bool {
+        if character.isLetter || character.isNumber { return true }
+        return "-._~:[]%!$&'*+,;=".contains(character)
+    }
+
+    private func find(_ needle: String) -> Int? {
+        let needleCharacters = Array(needle)
+        guard characters.count >= needleCharacters.count else { return nil }
+        for start in 0...(characters.count - needleCharacters.count)
+        where Array(characters[start..<start + needleCharacters.count]) == needleCharacters {
+            // Only before the first '/', so that '://' inside a path is not a scheme.
+            if characters[0..<start].contains("/") { return nil }
+            return start
+        }
+        return nil
+    }
+
+    // MARK: - Optional groups
+
+    /// Splits the path part into text and optional groups, leaving `<…>` constraints intact.
+    private func parsePieces(_ located: [Located]) throws(PatternError) -> [Piece] {
+        var stack: [(pieces: [Piece], text: [Located], open: Int)] = [([], [], -1)]
+        var index = 0
+        while index < located.count {
+            let (character, position) = located[index]
+            switch character {
+            case "<":
+                // A constraint: copy it verbatim, its parentheses are the regex's.
+                let end = try constraintEnd(in: located, openingAt: index)
+                stack[stack.count - 1].text.append(contentsOf: located[index...end])
+                index = end + 1
+                continue
+            case "(":
+                guard index + 1 < located.count, located[index + 1].character == "/" else {
+                    throw error("an optional group starts with '/', as in /search(/:query)", at: position)
+                }
+                stack.append(([], [], position))
+            case ")":
+                guard stack.count > 1 else {
+                    throw error("unbalanced ')': no optional group is open", at: position)
+                }
+                let closed = stack.removeLast()
+                var pieces = closed.pieces
+                if !closed.text.isEmpty { pieces.append(.text(closed.text)) }
+                let outer = stack.count - 1
+                if !stack[outer].text.isEmpty {
+                    stack[outer].pieces.append(.text(stack[outer].text))
+                    stack[outer].text = []
+                }
+                stack[outer].pieces.append(.group(pieces))
+            default:
+                // Text after a group must start a new segment: `/a(/b)c` would glue c to b.
+                if let last = stack[stack.count - 1].pieces.last, case .group = last,
+                    stack[stack.count - 1].text.isEmpty, character != "/"
+                {
+                    throw error("text after an optional group must start with '/'", at: position)
+                }
+                stack[stack.count - 1].text.append(located[index])
+            }
+            index += 1
+        }
+        guard stack.count == 1 else {
+            throw error("unbalanced '(': the optional group is never closed", at: stack[stack.count - 1].open)
+        }
+        var pieces = stack[0].pieces
+        if !stack[0].text.isEmpty { pieces.append(.text(stack[0].text)) }
+        return pieces
+    }
+
+    /// Every combination of the optional groups, groups present first.
+    private func expand(_ pieces: [Piece]) -> [[Located]] {
+        var results: [[Located]] = [[]]
+        for piece in pieces {
+            switch piece {
+            case .text(let located):
+                results = results.map { $0 + located }
+            case .group(let inner):
+                let innerExpansions = expand(inner)
+                var next: [[Located]] = []
+                for prefix in results {
+                    for expansion in innerExpansions { next.append(prefix + expansion) }
+                    next.append(prefix)
+                }
+                results = next
+            }
+            if results.count > Self.maximumExpansions { return results }
+        }
+        return results
+    }
+
+    /// The index of the `>` closing the constraint opened at `start`: the first `>` outside
+    /// regex escapes, character classes and parentheses.
+    private func constraintEnd(in located: [Located], openingAt start: Int) throws(PatternError) -> Int {
+        var depth = 0
+        var inClass = false
+        var index = start + 1
+        while index < located.count {
+            let character = located[index].character
+            if character == "\\" {
+                index += 2
+                continue
+            }
+            if inClass {
+                if character == "]" { inClass = false }
+            } else if character == "[" {
+                inClass = true
+            } else if character == "(" {
+                depth += 1
+            } else if character == ")" {
+                depth = max(0, depth - 1)
+            } else if character == ">" && depth == 0 {
+                return index
+            }
+            index += 1
+        }
+        throw error("unterminated constraint: '<' has no matching '>'", at: located[start].position)
+    }
+
+    // MARK: - Segments
+
+    private func parseSegments(_ located: [Located]) throws(PatternError) -> [PatternSegment] {
+        var segments: [PatternSegment] = []
+        var names: [String: Int] = [:]
+        var catchAllPosition: Int?
+        var index = 0
+        while index < located.count {
+            if located[index].character == "/" {
+                index += 1
+                continue
+            }
+            let start = located[index]
+            if let earlier = catchAllPosition {
+                throw error("a catch-all ('*') must be the last segment", at: earlier)
+            }
+            switch start.character {
+            case ":":
+                let (name, afterName) = readName(located, from: index + 1)
+                guard !name.isEmpty else {
+                    throw error("a parameter needs a name, as in :id", at: start.position)
+                }
+                var constraint: ParameterConstraint?
+                index = afterName
+                if index < located.count, located[index].character == "<" {
+                    let end = try constraintEnd(in: located, openingAt: index)
+                    let body = String(located[(index + 1)..<end].map(\.character))
+                    constraint = try makeConstraint(body, at: located[index].position)
+                    index = end + 1
+                }
+                if index < located.count, located[index].character != "/" {
+                    throw error(
+                        "a parameter is a whole segment; unexpected '\(located[index].character)' after ':\(name)'",
+                        at: located[index].position)
+                }
+                try register(name, at: start.position, in: &names)
+                segments.append(.parameter(name: name, constraint: constraint))
+            case "*":
+                let (name, afterName) = readName(located, from: index + 1)
+                if afterName < located.count, located[afterName].character != "/" {
+                    throw error(
+                        "a catch-all is a whole segment; unexpected '\(located[afterName].character)'",
+                        at: located[afterName].position)
+                }
+                let key = name.isEmpty ? "*" : name
+                try register(key, at: start.position, in: &names)
+                segments.append(.catchAll(name: key))
+                catchAllPosition = start.position
+                index = afterName
+            default:
+                var end = index
+                while end < located.count, located[end].character != "/" { end += 1 }
+                let raw = String(located[index..<end].map(\.character))
+                guard let decoded = PatternParser.percentDecoded(raw) else {
+                    throw error("invalid percent-escape or invalid UTF-8 in '\(raw)'", at: start.position)
+                }
+                segments.append(.literal(decoded))
+                index = end
+            }
+        }
+        return segments
+    }
+
+    private func register(_ name: String, at position: Int, in names: inout [String: Int]) throws(PatternError) {
+        if names[name] != nil {
+            throw error("the parameter name '\(name)' is used twice", at: position)
+        }
+        names[name] = position
+    }
+
+    private func readName(_ located: [Located], from start: Int) -> (String, Int) {
+        var end = start
+        while end < located.count {
+            let character = located[end].character
+            guard character.isLetter || character.isNumber || character == "_" || character == "-" else { break }
+            end += 1
+        }
+        return (String(located[start..<end].map(\.character)), end)
+    }
+
+    private func makeConstraint(_ body: String, at position: Int) throws(PatternError) -> ParameterConstraint {
+        switch body {
+        case "": throw error("an empty constraint '<>'; use <int>, <uuid> or a regex", at: position)
+        case "int": return .int
+        case "uuid": return .uuid
+        default:
+            do {
+                _ = try CompiledRegex(body, wholeMatch: true)
+            } catch {
+                throw self.error("invalid regex '\(body)': \(error)", at: position + 1)
+            }
+            return .regex(body)
+        }
+    }
+
+    /// Decodes `%HH` escapes once; `nil` for a bad escape or invalid UTF-8.
+    static func percentDecoded(_ raw: String) -> String? {
+        guard raw.utf8.contains(UInt8(ascii: "%")) else { return raw }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(raw.utf8.count)
+        var iterator = Array(raw.utf8)[...]
+        while let byte = iterator.popFirst() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.popFirst().flatMap(hexValue), let low = iterator.popFirst().flatMap(hexValue)
+            else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,48 @@
+/// A route pattern, parsed: an optional scheme/host restriction and a list of segments.
+///
+/// ```
+/// /product/:id                          any accepted app link
+/// myapp://product/:id<int>              only the myapp scheme (the host is the first segment)
+/// https://shop.example.com/p/*rest      only https links to that host
+/// /search(/:query)(/page/:n)            optional groups: every combination, longest first
+/// ```
+/// See `Docs.docc/Patterns.md` and README for the full grammar and the priority rules.
+public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
+    /// The pattern exactly as registered (with its optional groups).
+    public let text: String
+    /// The required scheme, lowercased; `nil` for a path-only pattern.
+    public let scheme: String?
+    /// The required host (`http`/`https` patterns only), lowercased, with `:port` if given.
+    public let host: String?
+    /// The segments of this expansion.
+    public let segments: [PatternSegment]
+
+    package init(text: String, scheme: String?, host: String?, segments: [PatternSegment]) {
+        self.text = text
+        self.scheme = scheme
+        self.host = host
+        self.segments = segments
+    }
+
+    public var description: String { text }
+
+    /// The names of the values this pattern captures, in segment order.
+    public var parameterNames: [String] {
+        segments.compactMap { segment in
+            switch segment {
+            case .literal: nil
+            case .parameter(let name, _): name
+            case .catchAll(let name): name
+            }
+        }
+    }
+
+    /// Parses a pattern and expands its optional groups.
+    ///
+    /// - Parameter text: the pattern as written in a route file.
+    /// - Returns: every expansion, longest first (a pattern without groups gives one).
+    /// - Throws: ``PatternError`` naming what is wrong and at which position.
+    public static func parse(_ text: String) throws(PatternError) -> [RoutePattern] {
+        try PatternParser(text).parse()
+    }
+}

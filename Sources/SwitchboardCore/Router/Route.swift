@@ -1,0 +1,37 @@
+/// A route registration: what a module declares in its route file (DESIGN §2).
+public struct Route: Sendable, Hashable {
+    /// Unique across every route file and the admin API, e.g. `product.detail`.
+    public var id: String
+    /// The module that owns the route (the route file's `module`).
+    public var module: String
+    /// One or more patterns (see ``RoutePattern``); all resolve to this route.
+    public var patterns: [String]
+    /// Free-form JSON object returned to the client.
+    public var target: JSONValue
+    /// Default params, the lowest precedence (below query parameters and captures).
+    public var defaultParams: [(name: String, value: String)]
+
+    public init(
+        id: String, module: String, patterns: [String], target: JSONValue = .object([]),
+        defaultParams: [(name: String, value: String)] = []
+    ) {
+        self.id = id
+        self.module = module
+        self.patterns = patterns
+        self.target = target
+        self.defaultParams = defaultParams
+    }
+
+    public static func == (lhs: Route, rhs: Route) -> Bool {
+        lhs.id == rhs.id && lhs.module == rhs.module && lhs.patterns == rhs.patterns
+            && lhs.target == rhs.target
+            && lhs.defaultParams.map(\.name) == rhs.defaultParams.map(\.name)
+            && lhs.defaultParams.map(\.value) == rhs.defaultParams.map(\.value)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(module)
+        hasher.combine(patterns)
+    }
+}

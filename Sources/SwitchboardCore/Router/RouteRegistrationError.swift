@@ -1,0 +1,31 @@
+/// Why a route could not be registered.
+public struct RouteRegistrationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Broad categories, stable for programs; read ``description`` for the detail.
+    public enum Kind: String, Sendable, Hashable {
+        /// A pattern is malformed.
+        case invalidPattern = "invalid_pattern"
+        /// Two routes accept exactly the same URLs.
+        case conflict
+        /// The route id is empty or already registered.
+        case invalidID = "invalid_id"
+        /// Too many routes for the configured limit.
+        case limitExceeded = "limit_exceeded"
+    }
+
+    public let kind: Kind
+    /// The route being registered.
+    public let routeID: String
+    /// For conflicts: the route already registered.
+    public let otherRouteID: String?
+    /// What is wrong and how to fix it.
+    public let message: String
+
+    package init(kind: Kind, routeID: String, otherRouteID: String? = nil, message: String) {
+        self.kind = kind
+        self.routeID = routeID
+        self.otherRouteID = otherRouteID
+        self.message = message
+    }
+
+    public var description: String { "route '\(routeID)': \(message)" }
+}

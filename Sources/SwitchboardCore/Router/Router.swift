@@ -1,0 +1,165 @@
+/// An immutable route table: matches URLs against registered patterns without locks.
+///
+/// Build one with ``RouterBuilder``. Matching follows DESIGN §3: per segment from left to
+/// right, static > constrained (`int`, `uuid`, then regexes by text) > `:param` > `*`,
+/// backtracking when a branch fails deeper down; among patterns with the same path, the
+/// more specific restriction wins (scheme+host > scheme > none).
+public struct Router: Sendable {
+    /// A registered expansion, with its captures in `captures[captureStart..<+captureCount]`.
+    struct Entry: Sendable {
+        var route: Int32
+        var patternText: String
+        var captureStart: Int32
+        var captureCount: Int32
+    }
+
+    private let table: TrieTable
+    private let entries: [Entry]
+    private let captures: [RouterBuilder.Capture]
+    /// Every registered route, in registration order.
+    public let routes: [Route]
+    private let routeIndexByID: [String: Int]
+
+    init(builder: RouterBuilder) {
+        var nodes: [TrieTable.Node] = []
+        nodes.reserveCapacity(builder.nodes.count)
+        var staticEdges: [TrieTable.StaticEdge] = []
+        var labels: [UInt8] = []
+        var labelOffsets: [String: Int32] = [:]
+        var constrainedEdges: [TrieTable.ConstrainedEdge] = []
+        var constraintIndex: [ParameterConstraint: Int32] = [:]
+        var constraints: [SegmentConstraint] = []
+        var terminals: [TrieTable.Terminal] = []
+        var strings: [String] = []
+        var stringIndex: [String: Int32] = [:]
+
+        func intern(_ text: String?) -> Int32 {
+            guard let text else { return -1 }
+            if let index = stringIndex[text] { return index }
+            strings.append(text)
+            stringIndex[text] = Int32(strings.count - 1)
+            return Int32(strings.count - 1)
+        }
+
+        for node in builder.nodes {
+            var frozen = TrieTable.Node()
+            let literals = node.literals.map { (Array($0.key.utf8), $0.value) }
+                .sorted { TrieTable.labelPrecedes($0.0, $1.0) }
+            frozen.staticStart = Int32(staticEdges.count)
+            frozen.staticCount = Int32(literals.count)
+            for (label, child) in literals {
+                let key = String(decoding: label, as: UTF8.self)
+                let offset: Int32
+                if let existing = labelOffsets[key] {
+                    offset = existing
+                } else {
+                    offset = Int32(labels.count)
+                    labels += label
+                    labelOffsets[key] = offset
+                }
+                staticEdges.append(TrieTable.StaticEdge(labelOffset: offset, labelCount: Int32(label.count), child: Int32(child)))
+            }
+            frozen.constrainedStart = Int32(constrainedEdges.count)
+            frozen.constrainedCount = Int32(node.constrained.count)
+            for (constraint, child) in node.constrained.sorted(by: { $0.key < $1.key }) {
+                let index: Int32
+                if let existing = constraintIndex[constraint] {
+                    index = existing
+                } else {
+                    // Patterns were validated when parsed; a regex that fails now accepts nothing.
+                    constraints.append((try? SegmentConstraint(constraint)) ?? .regexNeverMatching)
+                    index = Int32(constraints.count - 1)
+                    constraintIndex[constraint] = index
+                }
+                constrainedEdges.append(TrieTable.ConstrainedEdge(constraint: index, child: Int32(child)))
+            }
+            frozen.parameter = Int32(node.parameter ?? -1)
+            frozen.catchAll = Int32(node.catchAll ?? -1)
+            let sortedTerminals = node.terminals.enumerated().sorted {
+                $0.element.specificity != $1.element.specificity
+                    ? $0.element.specificity > $1.element.specificity : $0.offset < $1.offset
+            }
+            frozen.terminalStart = Int32(terminals.count)
+            frozen.terminalCount = Int32(sortedTerminals.count)
+            for (_, terminal) in sortedTerminals {
+                terminals.append(
+                    TrieTable.Terminal(entry: Int32(terminal.entry), scheme: intern(terminal.scheme), host: intern(terminal.host)))
+            }
+            nodes.append(frozen)
+        }
+        table = TrieTable(
+            nodes: nodes, staticEdges: staticEdges, labels: labels, constrainedEdges: constrainedEdges,
+            terminals: terminals, constraints: constraints, strings: strings)
+
+        var entries: [Entry] = []
+        entries.reserveCapacity(builder.entries.count)
+        var captures: [RouterBuilder.Capture] = []
+        for entry in builder.entries {
+            entries.append(
+                Entry(route: Int32(entry.route), patternText: entry.patternText,
+                      captureStart: Int32(captures.count), captureCount: Int32(entry.captures.count)))
+            captures += entry.captures
+        }
+        self.entries = entries
+        self.captures = captures
+        self.routes = builder.routes
+        var routeIndexByID: [String: Int] = [:]
+        routeIndexByID.reserveCapacity(builder.routes.count)
+        for (index, route) in builder.routes.enumerated() { routeIndexByID[route.id] = index }
+        self.routeIndexByID = routeIndexByID
+    }
+
+    /// The route registered under `id`.
+    public func route(id: String) -> Route? {
+        routeIndexByID[id].map { routes[$0] }
+    }
+
+    /// Bytes of heap held by the trie itself (nodes, edges, labels, terminals).
+    public var trieByteCount: Int { table.byteCount }
+
+    /// Finds the route for a URL.
+    ///
+    /// - Parameters:
+    ///   - url: the URL to route (after rewriting).
+    ///   - isAppLink: whether the URL is an app link (custom scheme in `schemes`, or an
+    ///     `http(s)` host in `domains`); only app links match path-only patterns.
+    /// - Returns: the match, or `nil` when no pattern accepts the URL.
+    /// - Throws: ``URLParseError`` when a path segment has a bad escape or invalid UTF-8.
+    public func match(_ url: ParsedURL, isAppLink: Bool) throws(URLParseError) -> RouteMatch? {
+        let request = TrieTable.Request(scheme: url.scheme, hostKey: Self.hostKey(url), isAppLink: isAppLink)
+        return try RouteSegments.withSegments(host: url.isHTTP ? nil : url.host, path: url.path) {
+            (segments) throws(URLParseError) -> RouteMatch? in
+            let found = table.lookup(segments, request)
+            guard found >= 0 else { return nil }
+            let entry = entries[Int(found)]
+            var values: [(name: String, value: String)] = []
+            values.reserveCapacity(Int(entry.captureCount))
+            for capture in captures[Int(entry.captureStart)..<Int(entry.captureStart + entry.captureCount)] {
+                if capture.isCatchAll {
+                    let rest = segments[capture.segment...].map(\.string).joined(separator: "/")
+                    values.append((capture.name, rest))
+                } else {
+                    values.append((capture.name, segments[capture.segment].string))
+                }
+            }
+            return RouteMatch(route: routes[Int(entry.route)], pattern: entry.patternText, captures: values)
+        }
+    }
+
+    /// The entry index that `path` matches, without building captures: the benchmark seam
+    /// for the trie walk (split, decode, walk) with no heap allocation.
+    package func lookupEntry(scheme: String, host: String?, path: String, isAppLink: Bool) -> Int? {
+        let request = TrieTable.Request(scheme: scheme, hostKey: host, isAppLink: isAppLink)
+        let found = try? RouteSegments.withSegments(host: nil, path: path) { (segments) throws(URLParseError) -> Int32 in
+            table.lookup(segments, request)
+        }
+        guard let found, found >= 0 else { return nil }
+        return Int(found)
+    }
+
+    private static func hostKey(_ url: ParsedURL) -> String? {
+        guard let host = url.host else { return nil }
+        guard let port = url.port else { return host }
+        return "\(host):\(port)"
+    }
+}

@@ -1,0 +1,173 @@
+/// Collects routes, detects conflicts, then freezes them into an immutable ``Router``.
+///
+/// ```swift
+/// var builder = RouterBuilder()
+/// try builder.register(Route(id: "product.detail", module: "product", patterns: ["/product/:id"]))
+/// let router = builder.build()
+/// ```
+/// Registration order never changes which route wins: priority is decided per segment
+/// (static > constrained > `:param` > `*`), then by scheme/host specificity.
+public struct RouterBuilder: Sendable {
+    /// A node of the mutable trie.
+    struct Node: Sendable {
+        var literals: [String: Int] = [:]
+        var constrained: [ParameterConstraint: Int] = [:]
+        var parameter: Int?
+        var catchAll: Int?
+        var terminals: [Terminal] = []
+    }
+
+    /// A pattern expansion ending at a node, with the restriction it puts on scheme/host.
+    struct Terminal: Sendable {
+        var entry: Int
+        var scheme: String?
+        var host: String?
+
+        /// scheme+host (2) > scheme (1) > none (0).
+        var specificity: Int { host != nil ? 2 : (scheme != nil ? 1 : 0) }
+    }
+
+    /// One registered expansion: which route, which pattern, where its captures sit.
+    struct Entry: Sendable {
+        var route: Int
+        var patternText: String
+        var captures: [Capture]
+    }
+
+    /// A captured value: the name and the index of its segment (catch-alls take the rest).
+    struct Capture: Sendable, Hashable {
+        var name: String
+        var segment: Int
+        var isCatchAll: Bool
+    }
+
+    var nodes: [Node] = [Node()]
+    var entries: [Entry] = []
+    var routes: [Route] = []
+    private var routeIndexByID: [String: Int] = [:]
+    /// The most routes this builder accepts (DESIGN §7: 1,000,000 by default).
+    public var maximumRoutes: Int
+
+    public init(maximumRoutes: Int = 1_000_000) {
+        self.maximumRoutes = maximumRoutes
+    }
+
+    /// How many routes are registered.
+    public var count: Int { routes.count }
+
+    /// Whether a route with this id is registered.
+    public func contains(routeID: String) -> Bool { routeIndexByID[routeID] != nil }
+
+    /// Registers a route and all its patterns, or nothing if any of them is refused.
+    ///
+    /// - Throws: ``RouteRegistrationError`` for an empty or duplicate id, a malformed pattern,
+    ///   or a pattern that accepts exactly the same URLs as another route's (naming both).
+    public mutating func register(_ route: Route) throws(RouteRegistrationError) {
+        guard !route.id.isEmpty else {
+            throw RouteRegistrationError(kind: .invalidID, routeID: route.id, message: "the route id is empty")
+        }
+        guard routeIndexByID[route.id] == nil else {
+            throw RouteRegistrationError(
+                kind: .invalidID, routeID: route.id, message: "the route id '\(route.id)' is registered twice")
+        }
+        guard routes.count < maximumRoutes else {
+            throw RouteRegistrationError(
+                kind: .limitExceeded, routeID: route.id,
+                message: "more than \(maximumRoutes) routes; raise limits.max_routes")
+        }
+        guard !route.patterns.isEmpty else {
+            throw RouteRegistrationError(kind: .invalidPattern, routeID: route.id, message: "the route has no pattern")
+        }
+        var expansions: [RoutePattern] = []
+        for text in route.patterns {
+            do {
+                expansions += try RoutePattern.parse(text)
+            } catch {
+                throw RouteRegistrationError(kind: .invalidPattern, routeID: route.id, message: error.description)
+            }
+        }
+        // Check every expansion before changing anything, so a refused route leaves no trace.
+        var claimed: [(node: Int, scheme: String?, host: String?)] = []
+        var planned: [(pattern: RoutePattern, node: Int?)] = []
+        for pattern in expansions {
+            let node = existingNode(for: pattern.segments)
+            if let node {
+                for terminal in nodes[node].terminals
+                where terminal.scheme == pattern.scheme && terminal.host == pattern.host {
+                    let other = routes[entries[terminal.entry].route].id
+                    throw RouteRegistrationError(
+                        kind: .conflict, routeID: route.id, otherRouteID: other,
+                        message: "pattern '\(pattern.text)' accepts exactly the same URLs as route '\(other)' "
+                            + "(pattern '\(entries[terminal.entry].patternText)')")
+                }
+            }
+            // Expansions of this same route that coincide are registered once.
+            if let node, claimed.contains(where: { $0.node == node && $0.scheme == pattern.scheme && $0.host == pattern.host }) {
+                continue
+            }
+            if let node { claimed.append((node, pattern.scheme, pattern.host)) }
+            planned.append((pattern, node))
+        }
+        let routeIndex = routes.count
+        routes.append(route)
+        routeIndexByID[route.id] = routeIndex
+        var inserted = Set<[PatternSegment]>()
+        for (pattern, _) in planned {
+            let key = [PatternSegment.literal(pattern.scheme ?? ""), .literal(pattern.host ?? "")] + pattern.segments
+            guard inserted.insert(key).inserted else { continue }
+            insert(pattern, route: routeIndex)
+        }
+    }
+
+    /// Freezes the routes into an immutable, lock-free ``Router``.
+    public func build() -> Router {
+        Router(builder: self)
+    }
+
+    // MARK: - Trie
+
+    private func existingNode(for segments: [PatternSegment]) -> Int? {
+        var node = 0
+        for segment in segments {
+            let next: Int?
+            switch segment {
+            case .literal(let text): next = nodes[node].literals[text]
+            case .parameter(_, let constraint?): next = nodes[node].constrained[constraint]
+            case .parameter(_, nil): next = nodes[node].parameter
+            case .catchAll: next = nodes[node].catchAll
+            }
+            guard let next else { return nil }
+            node = next
+        }
+        return node
+    }
+
+    private mutating func insert(_ pattern: RoutePattern, route: Int) {
+        var node = 0
+        var captures: [Capture] = []
+        for (index, segment) in pattern.segments.enumerated() {
+            switch segment {
+            case .literal(let text):
+                node = child(of: node, at: \.literals[text])
+            case .parameter(let name, let constraint?):
+                captures.append(Capture(name: name, segment: index, isCatchAll: false))
+                node = child(of: node, at: \.constrained[constraint])
+            case .parameter(let name, nil):
+                captures.append(Capture(name: name, segment: index, isCatchAll: false))
+                node = child(of: node, at: \.parameter)
+            case .catchAll(let name):
+                captures.append(Capture(name: name, segment: index, isCatchAll: true))
+                node = child(of: node, at: \.catchAll)
+            }
+        }
+        entries.append(Entry(route: route, patternText: pattern.text, captures: captures))
+        nodes[node].terminals.append(Terminal(entry: entries.count - 1, scheme: pattern.scheme, host: pattern.host))
+    }
+
+    private mutating func child(of node: Int, at edge: WritableKeyPath<Node, Int?>) -> Int {
+        if let existing = nodes[node][keyPath: edge] { return existing }
+        nodes.append(Node())
+        nodes[node][keyPath: edge] = nodes.count - 1
+        return nodes.count - 1
+    }
+}

@@ -1,0 +1,181 @@
+/// The frozen trie: flat arrays of plain structs, allocated once and never mutated, so any
+/// number of threads can walk it without locks. This file owns the router's unsafe memory.
+final class TrieTable: @unchecked Sendable {
+    /// 32 bytes. Edges of a node are contiguous ranges of the edge arrays.
+    struct Node {
+        var staticStart: Int32 = 0
+        var staticCount: Int32 = 0
+        var constrainedStart: Int32 = 0
+        var constrainedCount: Int32 = 0
+        var parameter: Int32 = -1
+        var catchAll: Int32 = -1
+        var terminalStart: Int32 = 0
+        var terminalCount: Int32 = 0
+    }
+
+    /// A static edge; its label is `labels[labelOffset..<labelOffset+labelCount]`.
+    struct StaticEdge {
+        var labelOffset: Int32
+        var labelCount: Int32
+        var child: Int32
+    }
+
+    struct ConstrainedEdge {
+        var constraint: Int32
+        var child: Int32
+    }
+
+    /// A pattern ending at a node; scheme and host index `strings` (-1: no restriction).
+    struct Terminal {
+        var entry: Int32
+        var scheme: Int32
+        var host: Int32
+    }
+
+    /// What the walk needs to know about the request besides its segments.
+    struct Request {
+        var scheme: String
+        /// `host` or `host:port`.
+        var hostKey: String?
+        var isAppLink: Bool
+    }
+
+    /// Static children at a node above this count are binary-searched.
+    private static let linearScanLimit = 8
+
+    private let nodes: UnsafeMutableBufferPointer<Node>
+    private let staticEdges: UnsafeMutableBufferPointer<StaticEdge>
+    private let labels: UnsafeMutableBufferPointer<UInt8>
+    private let constrainedEdges: UnsafeMutableBufferPointer<ConstrainedEdge>
+    private let terminals: UnsafeMutableBufferPointer<Terminal>
+    private let constraints: [SegmentConstraint]
+    private let strings: [String]
+
+    /// The heap this table holds, in bytes (for benchmarks and `/admin/status`).
+    let byteCount: Int
+
+    init(
+        nodes: [Node], staticEdges: [StaticEdge], labels: [UInt8], constrainedEdges: [ConstrainedEdge],
+        terminals: [Terminal], constraints: [SegmentConstraint], strings: [String]
+    ) {
+        self.nodes = Self.copy(nodes)
+        self.staticEdges = Self.copy(staticEdges)
+        self.labels = Self.copy(labels)
+        self.constrainedEdges = Self.copy(constrainedEdges)
+        self.terminals = Self.copy(terminals)
+        self.constraints = constraints
+        self.strings = strings
+        self.byteCount = nodes.count * MemoryLayout<Node>.stride
+            + staticEdges.count * MemoryLayout<StaticEdge>.stride + labels.count
+            + constrainedEdges.count * MemoryLayout<ConstrainedEdge>.stride
+            + terminals.count * MemoryLayout<Terminal>.stride
+    }
+
+    deinit {
+        nodes.deallocate()
+        staticEdges.deallocate()
+        labels.deallocate()
+        constrainedEdges.deallocate()
+        terminals.deallocate()
+    }
+
+    private static func copy<Element>(_ array: [Element]) -> UnsafeMutableBufferPointer<Element> {
+        let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: max(array.count, 1))
+        _ = buffer.initialize(from: array)
+        return buffer
+    }
+
+    /// The entry of the best pattern for `segments`, or -1.
+    func lookup(_ segments: UnsafeBufferPointer<PathSegment>, _ request: Request) -> Int32 {
+        walk(0, 0, segments, request)
+    }
+
+    /// Depth-first in priority order: static, constrained, `:param`, `*`. Every node sits at
+    /// one depth, so each node is visited at most once per lookup.
+    private func walk(
+        _ nodeIndex: Int32, _ depth: Int, _ segments: UnsafeBufferPointer<PathSegment>, _ request: Request
+    ) -> Int32 {
+        let node = nodes[Int(nodeIndex)]
+        if depth == segments.count {
+            return acceptingEntry(node, request)
+        }
+        let segment = segments[depth]
+        if node.staticCount > 0, let child = staticChild(node, segment) {
+            let found = walk(child, depth + 1, segments, request)
+            if found >= 0 { return found }
+        }
+        if node.constrainedCount > 0 {
+            let end = Int(node.constrainedStart + node.constrainedCount)
+            for edgeIndex in Int(node.constrainedStart)..<end {
+                let edge = constrainedEdges[edgeIndex]
+                guard constraints[Int(edge.constraint)].accepts(segment.bytes) else { continue }
+                let found = walk(edge.child, depth + 1, segments, request)
+                if found >= 0 { return found }
+            }
+        }
+        if node.parameter >= 0 {
+            let found = walk(node.parameter, depth + 1, segments, request)
+            if found >= 0 { return found }
+        }
+        if node.catchAll >= 0 {
+            return acceptingEntry(nodes[Int(node.catchAll)], request)
+        }
+        return -1
+    }
+
+    /// The most specific pattern ending here that accepts the request's scheme and host.
+    private func acceptingEntry(_ node: Node, _ request: Request) -> Int32 {
+        guard node.terminalCount > 0 else { return -1 }
+        for index in Int(node.terminalStart)..<Int(node.terminalStart + node.terminalCount) {
+            let terminal = terminals[index]
+            if terminal.scheme < 0 {
+                if request.isAppLink { return terminal.entry }
+                continue
+            }
+            guard strings[Int(terminal.scheme)] == request.scheme else { continue }
+            if terminal.host < 0 || strings[Int(terminal.host)] == request.hostKey { return terminal.entry }
+        }
+        return -1
+    }
+
+    private func staticChild(_ node: Node, _ segment: PathSegment) -> Int32? {
+        let start = Int(node.staticStart)
+        let count = Int(node.staticCount)
+        if count <= Self.linearScanLimit {
+            for index in start..<(start + count) {
+                let edge = staticEdges[index]
+                if Int(edge.labelCount) == segment.count, compare(edge, segment) == 0 { return edge.child }
+            }
+            return nil
+        }
+        var low = start
+        var high = start + count
+        while low < high {
+            let middle = (low + high) / 2
+            let order = compare(staticEdges[middle], segment)
+            if order == 0 { return staticEdges[middle].child }
+            if order < 0 { low = middle + 1 } else { high = middle }
+        }
+        return nil
+    }
+
+    /// Byte order of an edge label against a segment: shorter first, then bytes.
+    private func compare(_ edge: StaticEdge, _ segment: PathSegment) -> Int {
+        let labelCount = Int(edge.labelCount)
+        if labelCount != segment.count { return labelCount < segment.count ? -1 : 1 }
+        guard let labelStart = labels.baseAddress?.advanced(by: Int(edge.labelOffset)) else { return -1 }
+        var index = 0
+        while index < labelCount {
+            let a = labelStart[index]
+            let b = segment.start[index]
+            if a != b { return a < b ? -1 : 1 }
+            index += 1
+        }
+        return 0
+    }
+
+    /// Orders labels for binary search, the same order as ``compare(_:_:)``.
+    static func labelPrecedes(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        lhs.count != rhs.count ? lhs.count < rhs.count : lhs.lexicographicallyPrecedes(rhs)
+    }
+}

@@ -1,0 +1,88 @@
+import Testing
+@testable import SwitchboardCore
+
+/// The pattern grammar: valid forms, expansions, and precise errors.
+struct PatternParserTests {
+    @Test func staticAndParameters() throws {
+        let patterns = try RoutePattern.parse("/product/:id/reviews/:page<int>")
+        #expect(patterns.count == 1)
+        #expect(patterns[0].scheme == nil && patterns[0].host == nil)
+        #expect(patterns[0].segments == [
+            .literal("product"), .parameter(name: "id", constraint: nil), .literal("reviews"),
+            .parameter(name: "page", constraint: .int),
+        ])
+        #expect(patterns[0].parameterNames == ["id", "page"])
+    }
+
+    @Test func schemeAndHostRestrictions() throws {
+        let custom = try #require(try RoutePattern.parse("MyApp://Product/:id").first)
+        #expect(custom.scheme == "myapp")
+        #expect(custom.host == nil)
+        #expect(custom.segments == [.literal("Product"), .parameter(name: "id", constraint: nil)])
+        let web = try #require(try RoutePattern.parse("HTTPS://Shop.Example.com/p/*rest").first)
+        #expect(web.scheme == "https")
+        #expect(web.host == "shop.example.com")
+        #expect(web.segments == [.literal("p"), .catchAll(name: "rest")])
+    }
+
+    @Test func constraintsKeepRegexParentheses() throws {
+        let pattern = try #require(try RoutePattern.parse("/t/:tab<(home|cart)>(/:x<(?<n>[0-9]+)>)").first)
+        #expect(pattern.segments == [
+            .literal("t"), .parameter(name: "tab", constraint: .regex("(home|cart)")),
+            .parameter(name: "x", constraint: .regex("(?<n>[0-9]+)")),
+        ])
+    }
+
+    @Test func optionalGroupsExpandLongestFirst() throws {
+        let expansions = try RoutePattern.parse("/search(/:query)(/page/:n)").map { $0.segments.count }
+        #expect(expansions == [4, 3, 2, 1])
+        let nested = try RoutePattern.parse("/a(/b(/c))").map(\.segments)
+        #expect(nested == [[.literal("a"), .literal("b"), .literal("c")], [.literal("a"), .literal("b")], [.literal("a")]])
+    }
+
+    @Test func staticSegmentsAreDecoded() throws {
+        let pattern = try #require(try RoutePattern.parse("/caf%C3%A9/a%2Fb").first)
+        #expect(pattern.segments == [.literal("café"), .literal("a/b")])
+    }
+
+    @Test(arguments: [
+        ("", "must not be empty", 0),
+        ("product/:id", "starts with '/'", 0),
+        ("/a/(/b", "never closed", 3),
+        ("/a/b)", "unbalanced ')'", 4),
+        ("/a(b)", "starts with '/'", 2),
+        ("/a(/b)c", "must start with '/'", 6),
+        ("/files/*/more", "must be the last segment", 7),
+        ("/files/*rest/:x", "must be the last segment", 7),
+        ("/a/:", "needs a name", 3),
+        ("/a/:<int>", "needs a name", 3),
+        ("/a/:id/:id", "used twice", 7),
+        ("/a/:id(/b/:id)", "used twice", 10),
+        ("/a/:id<>", "empty constraint", 6),
+        ("/a/:id<int", "no matching '>'", 6),
+        ("/a/:id<[0-9>", "no matching '>'", 6),
+        ("/a/:id<(>", "no matching '>'", 6),
+        ("/a/:id<a(b>", "no matching '>'", 6),
+        ("/a/:id<a)b>", "invalid regex", 7),
+        ("/a/:id.json", "whole segment", 6),
+        ("/a/*x.y", "whole segment", 5),
+        ("/a/%zz", "percent-escape", 3),
+        ("https:///x", "needs a host", 8),
+        ("1app://x", "invalid character", 0),
+    ])
+    func invalidPatterns(text: String, message: String, position: Int) {
+        do {
+            let parsed = try RoutePattern.parse(text)
+            Issue.record("'\(text)' parsed as \(parsed)")
+        } catch {
+            #expect(error.message.contains(message), "\(text): \(error.message)")
+            #expect(error.position == position, "\(text): \(error)")
+            #expect(error.pattern == text)
+        }
+    }
+
+    @Test func tooManyOptionalGroups() {
+        let text = "/a" + String(repeating: "(/x)", count: 9)
+        #expect(throws: PatternError.self) { try RoutePattern.parse(text) }
+    }
+}
