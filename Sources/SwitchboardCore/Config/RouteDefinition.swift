@@ -1,0 +1,69 @@
+/// One entry of a route file's `routes:` list (DESIGN §2).
+///
+/// ```yaml
+/// - id: product.detail
+///   pattern: /product/:id          # or patterns: [...]
+///   target: { page: ProductDetail }
+///   params: { source: deeplink }
+/// ```
+public struct RouteDefinition: Sendable, Hashable, Codable {
+    public var id: String
+    public var patterns: [String]
+    public var target: JSONValue
+    public var params: [String: String]
+
+    public init(id: String, patterns: [String], target: JSONValue = .object([]), params: [String: String] = [:]) {
+        self.id = id
+        self.patterns = patterns
+        self.target = target
+        self.params = params
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case id, pattern, patterns, target, params
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(allowed: CodingKeys.allCases.map(\.rawValue))
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        let single = try container.decodeIfPresent(String.self, forKey: .pattern)
+        let list = try container.decodeIfPresent([String].self, forKey: .patterns)
+        switch (single, list) {
+        case (let single?, nil): patterns = [single]
+        case (nil, let list?) where !list.isEmpty: patterns = list
+        case (nil, _):
+            throw DecodingError.dataCorruptedError(
+                forKey: .patterns, in: container, debugDescription: "route '\(id)' needs 'pattern' or a non-empty 'patterns'")
+        case (_?, _?):
+            throw DecodingError.dataCorruptedError(
+                forKey: .patterns, in: container, debugDescription: "route '\(id)' has both 'pattern' and 'patterns'; keep one")
+        }
+        target = try container.decodeIfPresent(JSONValue.self, forKey: .target) ?? .object([])
+        guard case .object = target else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .target, in: container, debugDescription: "route '\(id)': 'target' must be an object")
+        }
+        params = try container.decodeIfPresent([String: String].self, forKey: .params) ?? [:]
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        if patterns.count == 1 {
+            try container.encode(patterns[0], forKey: .pattern)
+        } else {
+            try container.encode(patterns, forKey: .patterns)
+        }
+        try container.encode(target, forKey: .target)
+        if !params.isEmpty { try container.encode(params, forKey: .params) }
+    }
+
+    /// The runtime route for this definition, owned by `module`. Default params are sorted
+    /// by name so that responses are deterministic.
+    public func route(module: String) -> Route {
+        Route(
+            id: id, module: module, patterns: patterns, target: target,
+            defaultParams: params.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) })
+    }
+}

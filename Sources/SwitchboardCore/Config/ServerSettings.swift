@@ -1,0 +1,96 @@
+/// `switchboard.yaml`: server settings. Every key is optional (DESIGN §2, §7).
+public struct ServerSettings: Sendable, Hashable, Codable {
+    /// `host:port` to listen on; port 0 picks a free port (logged).
+    public var listen: String = "127.0.0.1:8080"
+    /// Custom URL schemes whose links are app links (compared lowercased).
+    public var schemes: [String] = []
+    /// Web domains whose `http(s)` links are app links (compared lowercased).
+    public var domains: [String] = []
+    /// Where admin-pushed state is persisted; relative paths are relative to the working
+    /// directory (not to the config directory, which is watched).
+    public var dataDir: String = "./data"
+    /// The environment variable holding the admin bearer token; admin calls get 403 while unset.
+    public var adminTokenEnv: String = "SWITCHBOARD_ADMIN_TOKEN"
+    /// Template for unmatched URLs (rewrite-target variables, of the input URL).
+    public var fallback: String?
+    /// Worker threads of the HTTP server; `nil` = one per core.
+    public var threads: Int?
+    /// Log one line per request.
+    public var accessLog: Bool = false
+    /// Limits; every one is a clear 4xx when hit.
+    public var limits: Limits = Limits()
+
+    /// DESIGN §7 limits, all configurable.
+    public struct Limits: Sendable, Hashable, Codable {
+        public var maxURLBytes: Int = 8 * 1024
+        public var maxBodyBytes: Int = 1024 * 1024
+        public var maxAdminRules: Int = 10_000
+        public var maxRoutes: Int = 1_000_000
+        public var connectionTimeoutSeconds: Int = 30
+        public var maxConnections: Int = 1_024
+
+        public init() {}
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case maxURLBytes = "max_url_bytes"
+            case maxBodyBytes = "max_body_bytes"
+            case maxAdminRules = "max_admin_rules"
+            case maxRoutes = "max_routes"
+            case connectionTimeoutSeconds = "connection_timeout_seconds"
+            case maxConnections = "max_connections"
+        }
+
+        public init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(allowed: CodingKeys.allCases.map(\.rawValue))
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            func positive(_ key: CodingKeys, _ fallback: Int) throws -> Int {
+                guard let value = try container.decodeIfPresent(Int.self, forKey: key) else { return fallback }
+                guard value > 0 else {
+                    throw DecodingError.dataCorruptedError(
+                        forKey: key, in: container, debugDescription: "'\(key.rawValue)' must be a positive number")
+                }
+                return value
+            }
+            let defaults = Limits()
+            maxURLBytes = try positive(.maxURLBytes, defaults.maxURLBytes)
+            maxBodyBytes = try positive(.maxBodyBytes, defaults.maxBodyBytes)
+            maxAdminRules = try positive(.maxAdminRules, defaults.maxAdminRules)
+            maxRoutes = try positive(.maxRoutes, defaults.maxRoutes)
+            connectionTimeoutSeconds = try positive(.connectionTimeoutSeconds, defaults.connectionTimeoutSeconds)
+            maxConnections = try positive(.maxConnections, defaults.maxConnections)
+        }
+    }
+
+    public init() {}
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case listen, schemes, domains, fallback, threads, limits
+        case dataDir = "data_dir"
+        case adminTokenEnv = "admin_token_env"
+        case accessLog = "access_log"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(allowed: CodingKeys.allCases.map(\.rawValue))
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = ServerSettings()
+        listen = try container.decodeIfPresent(String.self, forKey: .listen) ?? defaults.listen
+        schemes = try (container.decodeIfPresent([String].self, forKey: .schemes) ?? []).map { $0.lowercased() }
+        domains = try (container.decodeIfPresent([String].self, forKey: .domains) ?? []).map { $0.lowercased() }
+        dataDir = try container.decodeIfPresent(String.self, forKey: .dataDir) ?? defaults.dataDir
+        adminTokenEnv = try container.decodeIfPresent(String.self, forKey: .adminTokenEnv) ?? defaults.adminTokenEnv
+        fallback = try container.decodeIfPresent(String.self, forKey: .fallback)
+        threads = try container.decodeIfPresent(Int.self, forKey: .threads)
+        if let threads, threads < 1 || threads > 256 {
+            throw DecodingError.dataCorruptedError(
+                forKey: .threads, in: container, debugDescription: "'threads' must be between 1 and 256")
+        }
+        accessLog = try container.decodeIfPresent(Bool.self, forKey: .accessLog) ?? false
+        limits = try container.decodeIfPresent(Limits.self, forKey: .limits) ?? Limits()
+        for scheme in schemes where scheme == "http" || scheme == "https" {
+            throw DecodingError.dataCorruptedError(
+                forKey: .schemes, in: container,
+                debugDescription: "'\(scheme)' is not a custom scheme; list web hosts under 'domains'")
+        }
+    }
+}
