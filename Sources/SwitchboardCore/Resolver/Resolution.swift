@@ -1,0 +1,42 @@
+/// Where a link goes: the answer of `GET /resolve` and `switchboard resolve` (DESIGN §5).
+public struct Resolution: Sendable {
+    /// The URL as given.
+    public let url: String
+    /// The URL after rewriting; `nil` when no rule fired.
+    public let rewrittenURL: String?
+    /// The rules that fired, in order (empty when none).
+    public let ruleIDs: [String]
+    /// The route, when one matched.
+    public let match: RouteMatch?
+    /// Merged params: route defaults < query parameters < path captures.
+    public let params: [(name: String, value: JSONValue)]
+    /// The expanded fallback template, for an unmatched URL when one is configured.
+    public let fallback: String?
+
+    /// Whether a route matched.
+    public var matched: Bool { match != nil }
+
+    /// The response body, exactly the shape of DESIGN §5.
+    public var json: JSONValue {
+        var members: [(key: String, value: JSONValue)] = [("matched", .bool(matched)), ("url", .string(url))]
+        if let rewrittenURL { members.append(("rewrittenURL", .string(rewrittenURL))) }
+        if !ruleIDs.isEmpty { members.append(("ruleIds", .array(ruleIDs.map(JSONValue.string)))) }
+        if let match {
+            members.append(("routeId", .string(match.route.id)))
+            members.append(("module", .string(match.route.module)))
+            members.append(("pattern", .string(match.pattern)))
+            members.append(("target", match.route.target))
+            members.append(("params", .object(params.map { (key: $0.name, value: $0.value) })))
+        } else if let fallback {
+            members.append(("fallback", .string(fallback)))
+        }
+        return .object(members)
+    }
+
+    /// The response body as compact JSON bytes.
+    public var jsonBytes: [UInt8] {
+        var writer = JSONWriter(capacity: 512)
+        writer.write(json)
+        return writer.bytes
+    }
+}

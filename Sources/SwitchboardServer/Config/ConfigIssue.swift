@@ -1,0 +1,30 @@
+/// One problem found in the config directory or in an admin request: where, and what.
+public struct ConfigIssue: Error, Sendable, Hashable, CustomStringConvertible, Codable {
+    /// The file (relative to the config directory), or `nil` for admin input.
+    public var file: String?
+    /// The route or rule concerned, when known.
+    public var item: String?
+    /// What is wrong and how to fix it.
+    public var message: String
+
+    public init(file: String?, item: String? = nil, message: String) {
+        self.file = file
+        self.item = item
+        self.message = message
+    }
+
+    public var description: String {
+        [file, item.map { "'\($0)'" }, message].compactMap { $0 }.joined(separator: ": ")
+    }
+}
+
+/// Every problem found while loading or validating a config, reported together.
+public struct ConfigIssues: Error, Sendable, CustomStringConvertible {
+    public var issues: [ConfigIssue]
+
+    public init(_ issues: [ConfigIssue]) { self.issues = issues }
+
+    public var description: String {
+        issues.map(\.description).joined(separator: "\n")
+    }
+}

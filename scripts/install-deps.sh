@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the system libraries Switchboard builds against (Debian/Ubuntu), if missing.
+# Idempotent; uses sudo when not root.
+set -euo pipefail
+packages=(pkg-config libpcre2-dev libmicrohttpd-dev curl)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  echo "Installing: ${missing[*]}" >&2
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
