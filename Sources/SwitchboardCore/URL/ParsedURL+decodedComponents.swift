@@ -13,24 +13,9 @@ extension ParsedURL {
     ///   `%FF`); its position is that of the escape in ``string``.
     public func pathSegments() throws(URLParseError) -> [String] {
         let pathOffset = string.utf8.count - path.utf8.count - Self.tailLength(query) - Self.tailLength(fragment)
-        var utf8 = path
-        let result = utf8.withUTF8 { src -> Result<[String], URLSyntaxError> in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: src.count) { scratch in
-                var segments: [String] = []
-                var start = 0
-                for index in 0...src.count where index == src.count || src[index] == UInt8(ascii: "/") {
-                    if index > start {
-                        switch Self.decode(src, start..<index, plusAsSpace: false, scratch: scratch) {
-                        case .success(let segment): segments.append(segment)
-                        case .failure(let error): return .failure(error)
-                        }
-                    }
-                    start = index + 1
-                }
-                return .success(segments)
-            }
+        return try decodePieces(of: path, at: pathOffset, separatedBy: UInt8(ascii: "/")) { src, range, scratch in
+            Self.decode(src, range, plusAsSpace: false, scratch: scratch)
         }
-        return try result.get(in: string, atOffset: pathOffset)
     }
 
     /// The query's `name=value` pairs, in order, percent-decoded with `+` meaning a space.
@@ -49,25 +34,47 @@ extension ParsedURL {
     public func queryItems() throws(URLParseError) -> [QueryItem] {
         guard let query else { return [] }
         let queryOffset = string.utf8.count - query.utf8.count - Self.tailLength(fragment)
-        var utf8 = query
-        let result = utf8.withUTF8 { src -> Result<[QueryItem], URLSyntaxError> in
+        return try decodePieces(of: query, at: queryOffset, separatedBy: UInt8(ascii: "&")) { src, range, scratch in
+            var equals = range.lowerBound
+            while equals < range.upperBound, src[equals] != UInt8(ascii: "=") {
+                equals += 1
+            }
+            let valueStart = min(equals + 1, range.upperBound)
+            let name = Self.decode(src, range.lowerBound..<equals, plusAsSpace: true, scratch: scratch)
+            let value = Self.decode(src, valueStart..<range.upperBound, plusAsSpace: true, scratch: scratch)
+            switch (name, value) {
+            case (.success(let name), .success(let value)):
+                return .success(QueryItem(name: name, value: value))
+            case (.failure(let error), _), (_, .failure(let error)):
+                return .failure(error)
+            }
+        }
+    }
+
+    /// Splits `component` on `separator`, skips empty pieces and turns each other piece into an
+    /// item with `makeItem(bytes, pieceRange, scratch)`, where `scratch` is a buffer as long as
+    /// `component` for decoding into.
+    ///
+    /// A failure's offset is relative to `component`, which starts at UTF-8 offset `offset` in
+    /// ``string``; it is thrown as a ``URLParseError`` at the character position in ``string``.
+    private func decodePieces<Item>(
+        of component: String,
+        at offset: Int,
+        separatedBy separator: UInt8,
+        _ makeItem: (
+            UnsafeBufferPointer<UInt8>, Range<Int>, UnsafeMutableBufferPointer<UInt8>
+        ) -> Result<Item, URLSyntaxError>
+    ) throws(URLParseError) -> [Item] {
+        var utf8 = component
+        let result = utf8.withUTF8 { src -> Result<[Item], URLSyntaxError> in
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: src.count) { scratch in
-                var items: [QueryItem] = []
+                var items: [Item] = []
                 var start = 0
-                for index in 0...src.count where index == src.count || src[index] == UInt8(ascii: "&") {
+                for index in 0...src.count where index == src.count || src[index] == separator {
                     if index > start {
-                        var equals = start
-                        while equals < index, src[equals] != UInt8(ascii: "=") {
-                            equals += 1
-                        }
-                        let valueStart = min(equals + 1, index)
-                        let name = Self.decode(src, start..<equals, plusAsSpace: true, scratch: scratch)
-                        let value = Self.decode(src, valueStart..<index, plusAsSpace: true, scratch: scratch)
-                        switch (name, value) {
-                        case (.success(let name), .success(let value)):
-                            items.append(QueryItem(name: name, value: value))
-                        case (.failure(let error), _), (_, .failure(let error)):
-                            return .failure(error)
+                        switch makeItem(src, start..<index, scratch) {
+                        case .success(let item): items.append(item)
+                        case .failure(let error): return .failure(error)
                         }
                     }
                     start = index + 1
@@ -75,7 +82,12 @@ extension ParsedURL {
                 return .success(items)
             }
         }
-        return try result.get(in: string, atOffset: queryOffset)
+        switch result {
+        case .success(let items):
+            return items
+        case .failure(let error):
+            throw URLSyntaxError(message: error.message, byteOffset: offset + error.byteOffset).parseError(in: string)
+        }
     }
 
     /// The UTF-8 length of `"?" + part` or `"#" + part`; 0 when `part` is absent.
@@ -102,18 +114,5 @@ extension ParsedURL {
             PercentEncoding.decodingFailure(in: encoded, plusAsSpace: plusAsSpace)
             ?? URLSyntaxError(message: "invalid percent-encoding", byteOffset: 0)
         return .failure(URLSyntaxError(message: failure.message, byteOffset: range.lowerBound + failure.byteOffset))
-    }
-}
-
-extension Result where Failure == URLSyntaxError {
-    /// The success value, or the failure as a ``URLParseError`` whose position is a character
-    /// index in `text`, given that offset 0 of the failure is UTF-8 offset `offset` in `text`.
-    fileprivate func get(in text: String, atOffset offset: Int) throws(URLParseError) -> Success {
-        switch self {
-        case .success(let value):
-            return value
-        case .failure(let error):
-            throw URLSyntaxError(message: error.message, byteOffset: offset + error.byteOffset).parseError(in: text)
-        }
     }
 }
