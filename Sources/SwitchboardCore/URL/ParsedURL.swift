@@ -1,9 +1,17 @@
-// STUB — the URL helper replaces this file with the real RFC 3986 parser. The API is fixed.
-
 /// An absolute URL split into its RFC 3986 components.
 ///
 /// Parts are kept as written (still percent-encoded), except that the scheme is lowercased,
-/// and so is the host of `http`/`https` URLs.
+/// and so is the host of `http`/`https` URLs. Non-ASCII characters are accepted wherever a
+/// percent-escape is (IRIs, RFC 3987); see ``parse(_:)`` for what is refused.
+///
+/// ```swift
+/// let url = try ParsedURL.parse("MyApp://Product/42?ref=mail#top")
+/// url.scheme   // "myapp"
+/// url.host     // "Product" (custom-scheme hosts keep their case)
+/// url.path     // "/42"
+/// url.query    // "ref=mail"
+/// url.fragment // "top"
+/// ```
 public struct ParsedURL: Sendable, Hashable, CustomStringConvertible {
     /// The URL exactly as given to ``parse(_:)``.
     public let string: String
@@ -23,29 +31,42 @@ public struct ParsedURL: Sendable, Hashable, CustomStringConvertible {
     /// The fragment without its `#`; `nil` when absent.
     public let fragment: String?
 
+    /// The URL exactly as given to ``parse(_:)``.
     public var description: String { string }
 
     /// Whether the scheme is `http` or `https`.
     public var isHTTP: Bool { scheme == "http" || scheme == "https" }
 
-    /// Parses an absolute URL.
-    /// - Throws: ``URLParseError`` naming what is wrong and where.
+    /// Parses an absolute URL (RFC 3986 `absolute-URI` with an optional fragment).
+    ///
+    /// Accepted: `scheme ":" [ "//" [ userinfo "@" ] host [ ":" port ] ] path [ "?" query ]
+    /// [ "#" fragment ]`, where the host is a registered name, an IPv4 address, or a bracketed
+    /// IPv6 or IPvFuture literal, and where non-ASCII characters may appear wherever a `%HH`
+    /// escape may.
+    ///
+    /// Refused: an empty string; a relative reference (no scheme); spaces; control characters
+    /// (C0, DEL, C1); `"`, `<`, `>`, `\`, `^`, `` ` ``, `{`, `|`, `}`; a second `#`; `[` or `]`
+    /// outside an IPv6 host; a `%` not followed by two hex digits; a port that is not digits or
+    /// is above 65535; an `http`/`https` URL without a host.
+    ///
+    /// - Parameter text: The URL.
+    /// - Returns: The URL's components.
+    /// - Throws: ``URLParseError`` naming what is wrong, with the 0-based character position of
+    ///   the offending character.
     public static func parse(_ text: String) throws(URLParseError) -> ParsedURL {
-        throw URLParseError(message: "not implemented", position: 0)
+        var utf8 = text
+        let result = utf8.withUTF8 { bytes -> Result<ParsedURL, URLSyntaxError> in
+            do throws(URLSyntaxError) {
+                return .success(try URLScanner(bytes: bytes).parse(text))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch result {
+        case .success(let url):
+            return url
+        case .failure(let error):
+            throw error.parseError(in: text)
+        }
     }
-}
-
-/// Why a URL could not be parsed.
-public struct URLParseError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What is wrong, for a human.
-    public let message: String
-    /// 0-based index, in characters, of the offending character in the input.
-    public let position: Int
-
-    public init(message: String, position: Int) {
-        self.message = message
-        self.position = position
-    }
-
-    public var description: String { "\(message) (at position \(position))" }
 }
