@@ -24,7 +24,12 @@ public struct RouteDefinition: Sendable, Hashable, Codable {
     }
 
     public init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(allowed: CodingKeys.allCases.map(\.rawValue))
+        try self.init(from: decoder, extraAllowedKeys: [])
+    }
+
+    /// Decodes a definition that sits in an object with more keys (e.g. an admin route's `module`).
+    package init(from decoder: any Decoder, extraAllowedKeys: [String]) throws {
+        try decoder.rejectUnknownKeys(allowed: CodingKeys.allCases.map(\.rawValue) + extraAllowedKeys)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)
         let single = try container.decodeIfPresent(String.self, forKey: .pattern)
