@@ -1,0 +1,31 @@
+# syntax=docker/dockerfile:1
+# Build: docker build -t switchboard .
+# Run:   docker run -p 8080:8080 -e SWITCHBOARD_ADMIN_TOKEN=secret switchboard
+
+FROM swift:6.1-bookworm AS build
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends pkg-config libpcre2-dev libmicrohttpd-dev \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY Package.swift ./
+COPY Sources ./Sources
+COPY Tests ./Tests
+COPY Benchmarks ./Benchmarks
+RUN swift build -c release --product switchboard --static-swift-stdlib \
+ && install -D .build/release/switchboard /out/switchboard
+
+FROM debian:bookworm-slim
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends libmicrohttpd12 libpcre2-8-0 curl ca-certificates \
+ && rm -rf /var/lib/apt/lists/* \
+ && useradd --system --uid 10001 --home-dir /srv/switchboard switchboard \
+ && mkdir -p /srv/switchboard/config /srv/switchboard/data \
+ && chown -R switchboard /srv/switchboard
+COPY --from=build /out/switchboard /usr/local/bin/switchboard
+COPY config /srv/switchboard/config
+WORKDIR /srv/switchboard
+USER switchboard
+VOLUME ["/srv/switchboard/config", "/srv/switchboard/data"]
+EXPOSE 8080
+HEALTHCHECK --interval=10s --timeout=2s --retries=3 CMD curl -fsS http://127.0.0.1:8080/healthz || exit 1
+ENTRYPOINT ["switchboard", "serve", "--config", "/srv/switchboard/config", "--listen", "0.0.0.0:8080"]
