@@ -1,38 +1,175 @@
-// STUB — the rewrite helper replaces this with the real PCRE2 wrapper. The API below is fixed.
+import CPCRE2
 
 /// A PCRE2 regular expression compiled once (JIT when available) and safe to share.
+///
+/// This file is the only place in SwitchboardCore that touches PCRE2 pointers. The compiled
+/// code and the match context (which carries the match and depth limits of
+/// ``RegexOptions``) are created in `init`, never mutated afterwards and freed in `deinit`;
+/// PCRE2 documents both as safe for concurrent matching, hence `@unchecked Sendable`.
+/// Each match allocates its own match data (sized once, from the capture count), so
+/// concurrent callers share nothing mutable.
+///
+/// Patterns are compiled in UTF mode with `\C` forbidden, so every group range falls on a
+/// UTF-8 character boundary of the subject.
 package final class CompiledRegex: @unchecked Sendable {
     /// The source text of the regex.
     package let pattern: String
     /// Number of capture groups.
     package let captureCount: Int
+    /// The limits every match runs with.
+    package let options: RegexOptions
+    /// Whether PCRE2 JIT-compiled the pattern (otherwise its interpreter runs).
+    package let isJITCompiled: Bool
 
-    /// Compiles `pattern` (UTF mode).
+    private let wholeMatch: Bool
+    private let code: OpaquePointer
+    private let matchContext: OpaquePointer
+    /// Ovector pairs of one match: group 0 plus every capture group.
+    private let ovectorPairs: UInt32
+
+    /// Compiles `pattern` (UTF mode) with the default ``RegexOptions``.
     /// - Parameter wholeMatch: anchor at both ends (used for `:name<REGEX>` constraints).
     /// - Throws: ``RegexCompileError`` with PCRE2's message and the offset.
-    package init(_ pattern: String, wholeMatch: Bool = false) throws(RegexCompileError) {
+    package convenience init(_ pattern: String, wholeMatch: Bool = false) throws(RegexCompileError) {
+        try self.init(pattern, wholeMatch: wholeMatch, options: .default)
+    }
+
+    /// Compiles `pattern` (UTF mode) with explicit match limits.
+    /// - Parameters:
+    ///   - wholeMatch: anchor at both ends (used for `:name<REGEX>` constraints).
+    ///   - options: the match and depth limits every match of this regex runs with.
+    /// - Throws: ``RegexCompileError`` with PCRE2's message and the offset.
+    package init(_ pattern: String, wholeMatch: Bool, options: RegexOptions) throws(RegexCompileError) {
+        var compileOptions = PCRE2_UTF | PCRE2_NEVER_BACKSLASH_C
+        if wholeMatch {
+            compileOptions |= PCRE2_ANCHORED | PCRE2_ENDANCHORED
+        }
+        var errorCode: Int32 = 0
+        var errorOffset = 0
+        let compiled: OpaquePointer? = pattern.utf8.withContiguousStorageIfAvailable { bytes in
+            Self.withBase(bytes) { base in
+                sb_pcre2_compile(base, bytes.count, compileOptions, &errorCode, &errorOffset)
+            }
+        } ?? Array(pattern.utf8).withUnsafeBufferPointer { bytes in
+            Self.withBase(bytes) { base in
+                sb_pcre2_compile(base, bytes.count, compileOptions, &errorCode, &errorOffset)
+            }
+        }
+        guard let compiled else {
+            throw RegexCompileError(
+                message: Self.errorMessage(errorCode),
+                offset: Self.characterOffset(ofUTF8Offset: errorOffset, in: pattern))
+        }
+        guard let context = sb_pcre2_match_context_create(options.matchLimit, options.depthLimit) else {
+            sb_pcre2_code_free(compiled)
+            throw RegexCompileError(message: "out of memory creating the match context", offset: 0)
+        }
+        var groups: UInt32 = 0
+        _ = sb_pcre2_capture_count(compiled, &groups)
+
         self.pattern = pattern
-        self.captureCount = 0
+        self.captureCount = Int(groups)
+        self.options = options
+        self.wholeMatch = wholeMatch
+        self.code = compiled
+        self.matchContext = context
+        self.ovectorPairs = groups + 1
+        // Any failure (no JIT support on this platform, out of executable memory) leaves the
+        // interpreter in charge, which gives the same results.
+        self.isJITCompiled = sb_pcre2_jit_compile(compiled, PCRE2_JIT_COMPLETE) == 0
+    }
+
+    deinit {
+        sb_pcre2_match_context_free(matchContext)
+        sb_pcre2_code_free(code)
     }
 
     /// Whether the regex matches the whole of `bytes` (UTF-8). A match that hits the
-    /// match/depth limit counts as no match.
+    /// match/depth limit counts as no match; so does invalid UTF-8.
     package func fullyMatches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        false
-    }
-}
-
-/// Why a regex did not compile.
-public struct RegexCompileError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// PCRE2's message.
-    public let message: String
-    /// Offset in the pattern where PCRE2 stopped.
-    public let offset: Int
-
-    package init(message: String, offset: Int) {
-        self.message = message
-        self.offset = offset
+        // Anchoring at match time disables JIT for this call; compile with `wholeMatch` for
+        // the fast path.
+        let anchoring = wholeMatch ? 0 : PCRE2_ANCHORED | PCRE2_ENDANCHORED
+        return match(bytes, options: anchoring) { status, _ in status >= 0 }
     }
 
-    public var description: String { "\(message) at offset \(offset)" }
+    /// Searches `subject` (UTF-8, validated by PCRE2) for the leftmost match.
+    /// - Returns: the group ranges of the match, or why there is none: no match, a PCRE2
+    ///   limit was hit (see ``RegexOptions``), or another PCRE2 error such as invalid UTF-8.
+    package func search(_ subject: UnsafeBufferPointer<UInt8>) -> RegexSearchResult {
+        match(subject, options: 0) { status, ovector in
+            if status >= 0, let ovector {
+                return .match(RegexMatch(groups: groupRanges(ovector, subjectLength: subject.count)))
+            }
+            switch status {
+            case PCRE2_ERROR_NOMATCH:
+                return .noMatch
+            case PCRE2_ERROR_MATCHLIMIT, PCRE2_ERROR_DEPTHLIMIT, PCRE2_ERROR_HEAPLIMIT,
+                PCRE2_ERROR_JIT_STACKLIMIT:
+                return .limitExceeded
+            default:
+                return .failed(code: status, message: Self.errorMessage(status))
+            }
+        }
+    }
+
+    // MARK: - PCRE2 plumbing
+
+    /// Runs one match with a fresh match data and hands `body` PCRE2's status and ovector.
+    private func match<Result>(
+        _ subject: UnsafeBufferPointer<UInt8>,
+        options matchOptions: UInt32,
+        _ body: (Int32, UnsafePointer<Int>?) -> Result
+    ) -> Result {
+        guard let data = sb_pcre2_match_data_create(ovectorPairs) else {
+            return body(PCRE2_ERROR_NOMEMORY, nil)
+        }
+        defer { sb_pcre2_match_data_free(data) }
+        let status = Self.withBase(subject) { base in
+            sb_pcre2_match(code, base, subject.count, matchOptions, data, matchContext)
+        }
+        return body(status, sb_pcre2_ovector(data))
+    }
+
+    private func groupRanges(_ ovector: UnsafePointer<Int>, subjectLength: Int) -> [Range<Int>?] {
+        let unset = sb_pcre2_unset()
+        var groups: [Range<Int>?] = []
+        groups.reserveCapacity(Int(ovectorPairs))
+        for pair in 0..<Int(ovectorPairs) {
+            let start = ovector[2 * pair]
+            let end = ovector[2 * pair + 1]
+            // PCRE2 can report start > end only with \K in a lookaround, which it refuses by
+            // default; stay defensive anyway.
+            if start == unset || start < 0 || start > end || end > subjectLength {
+                groups.append(nil)
+            } else {
+                groups.append(start..<end)
+            }
+        }
+        return groups
+    }
+
+    /// Calls `body` with a non-nil base address (PCRE2 wants one even for empty input).
+    private static func withBase<Result>(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafePointer<UInt8>) -> Result
+    ) -> Result {
+        if let base = bytes.baseAddress {
+            return body(base)
+        }
+        return withUnsafePointer(to: UInt8(0)) { body($0) }
+    }
+
+    private static func errorMessage(_ code: Int32) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { buffer in
+            guard let base = buffer.baseAddress else { return "PCRE2 error \(code)" }
+            let length = sb_pcre2_get_error_message(code, base, buffer.count)
+            guard length > 0 else { return "PCRE2 error \(code)" }
+            return String(decoding: UnsafeBufferPointer(start: base, count: Int(length)), as: UTF8.self)
+        }
+    }
+
+    /// PCRE2 reports offsets in UTF-8 code units; users count characters.
+    private static func characterOffset(ofUTF8Offset offset: Int, in text: String) -> Int {
+        String(decoding: text.utf8.prefix(max(0, offset)), as: UTF8.self).count
+    }
 }
