@@ -1,10 +1,11 @@
 import ArgumentParser
 
-/// The `switchboard` command line.
+/// The `switchboard` command line: `serve`, `resolve`, `check`.
 @main
 struct SwitchboardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "switchboard",
-        abstract: "Deep-link routing service."
+        abstract: "Deep-link routing service: resolve app links, rewrite them, serve the answers over HTTP.",
+        subcommands: [ResolveCommand.self, CheckCommand.self]
     )
 }

@@ -12,7 +12,7 @@ public struct RouteFile: Sendable, Hashable, Codable {
     enum CodingKeys: String, CodingKey, CaseIterable { case module, routes }
 
     public init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(allowed: CodingKeys.allCases.map(\.rawValue))
+        try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         module = try container.decode(String.self, forKey: .module)
         routes = try container.decodeIfPresent([RouteDefinition].self, forKey: .routes) ?? []

@@ -41,7 +41,7 @@ public struct ServerSettings: Sendable, Hashable, Codable {
         }
 
         public init(from decoder: any Decoder) throws {
-            try decoder.rejectUnknownKeys(allowed: CodingKeys.allCases.map(\.rawValue))
+            try decoder.rejectUnknownKeys(CodingKeys.self)
             let container = try decoder.container(keyedBy: CodingKeys.self)
             func positive(_ key: CodingKeys, _ fallback: Int) throws -> Int {
                 guard let value = try container.decodeIfPresent(Int.self, forKey: key) else { return fallback }
@@ -71,7 +71,7 @@ public struct ServerSettings: Sendable, Hashable, Codable {
     }
 
     public init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(allowed: CodingKeys.allCases.map(\.rawValue))
+        try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = ServerSettings()
         listen = try container.decodeIfPresent(String.self, forKey: .listen) ?? defaults.listen

@@ -96,18 +96,8 @@ extension JSONValue: Codable {
         case .object(let members):
             var object = encoder.container(keyedBy: AnyCodingKey.self)
             for member in members {
-                try object.encode(member.value, forKey: AnyCodingKey(member.key))
+                try object.encode(member.value, forKey: AnyCodingKey(stringValue: member.key))
             }
         }
     }
-}
-
-/// A coding key for any string: free-form objects and unknown-key checks.
-package struct AnyCodingKey: CodingKey, Hashable, Sendable {
-    package let stringValue: String
-    package var intValue: Int? { nil }
-
-    package init(_ string: String) { self.stringValue = string }
-    package init?(stringValue: String) { self.stringValue = stringValue }
-    package init?(intValue: Int) { self.stringValue = String(intValue) }
 }

@@ -1,0 +1,66 @@
+/// The resolver: URL → rewrite rules → route → ``Resolution`` (DESIGN §3–§5).
+///
+/// Immutable and `Sendable`: a server holds one per snapshot and swaps it on reload.
+/// ```swift
+/// let resolver = try ResolverBuilder(policy: policy).adding(routes).withRules(rules).build()
+/// let resolution = try resolver.resolve("myapp://product/42")
+/// ```
+public struct Resolver: Sendable {
+    /// The route table.
+    public let router: Router
+    /// The rewrite rules, in the order they run.
+    public let rewriter: RewriteEngine
+    /// Which URLs are app links.
+    public let policy: AppLinkPolicy
+    /// Template for unmatched URLs.
+    let fallback: RewriteTemplate?
+
+    package init(router: Router, rewriter: RewriteEngine, policy: AppLinkPolicy, fallback: RewriteTemplate?) {
+        self.router = router
+        self.rewriter = rewriter
+        self.policy = policy
+        self.fallback = fallback
+    }
+
+    /// Resolves one URL and also reports what the rewrite pass did (for metrics).
+    ///
+    /// - Throws: ``ResolveError`` (`invalid_url`) when the URL is malformed, or when the URL
+    ///   to route has a bad escape or invalid UTF-8 in its path or query.
+    public func resolveWithOutcome(_ text: String) throws(ResolveError) -> (Resolution, RewriteOutcome) {
+        let input: ParsedURL
+        do {
+            input = try ParsedURL.parse(text)
+        } catch {
+            throw ResolveError(message: "invalid URL: \(error.description)")
+        }
+        let outcome = rewriter.rewrite(input)
+        let final = outcome.url
+        let match: RouteMatch?
+        var params: [(name: String, value: JSONValue)] = []
+        do {
+            match = try router.match(final, isAppLink: policy.isAppLink(final))
+            if let match {
+                params = ParamsMerger.merge(
+                    defaults: match.route.defaultParams, query: try final.queryItems(), captures: match.captures)
+            }
+        } catch {
+            let which = outcome.didRewrite ? "the rewritten URL \(final.string)" : "URL"
+            throw ResolveError(message: "invalid \(which): \(error.description)")
+        }
+        var fallbackURL: String?
+        if match == nil, let fallback {
+            var bytes = input.string
+            fallbackURL = bytes.withUTF8 { fallback.expand(url: input, subject: $0, match: nil) }
+        }
+        let resolution = Resolution(
+            url: text, rewrittenURL: outcome.didRewrite ? final.string : nil, ruleIDs: outcome.firedRuleIDs,
+            match: match, params: params, fallback: fallbackURL)
+        return (resolution, outcome)
+    }
+
+    /// Resolves one URL.
+    /// - Throws: ``ResolveError`` (`invalid_url`).
+    public func resolve(_ text: String) throws(ResolveError) -> Resolution {
+        try resolveWithOutcome(text).0
+    }
+}

@@ -1,0 +1,83 @@
+/// Assembles a ``Resolver`` from routes, rules and settings, collecting every problem
+/// instead of stopping at the first: config checks and reloads report them all.
+public struct ResolverBuilder: Sendable {
+    /// A problem with one route, one rule or the fallback.
+    public struct Issue: Sendable, Hashable, CustomStringConvertible {
+        public enum Subject: Sendable, Hashable {
+            case route(id: String)
+            case rule(index: Int, id: String)
+            case fallback
+        }
+        public let subject: Subject
+        public let message: String
+
+        public var description: String {
+            switch subject {
+            case .route(let id): "route '\(id)': \(message)"
+            case .rule(let index, let id): "rule #\(index) '\(id)': \(message)"
+            case .fallback: "fallback: \(message)"
+            }
+        }
+    }
+
+    private var routes = RouterBuilder()
+    private var rules: [RewriteRule] = []
+    private var policy: AppLinkPolicy
+    private var fallback: String?
+    /// Problems found so far.
+    public private(set) var issues: [Issue] = []
+
+    /// - Parameters:
+    ///   - policy: which URLs are app links.
+    ///   - fallback: template for unmatched URLs (rewrite-target variables, no groups).
+    ///   - maximumRoutes: refuse more routes than this.
+    public init(policy: AppLinkPolicy, fallback: String? = nil, maximumRoutes: Int = 1_000_000) {
+        self.policy = policy
+        self.fallback = fallback
+        self.routes = RouterBuilder(maximumRoutes: maximumRoutes)
+    }
+
+    /// Registers a route; a refused route is recorded in ``issues``.
+    public mutating func add(_ route: Route) {
+        do {
+            try routes.register(route)
+        } catch {
+            issues.append(Issue(subject: .route(id: route.id), message: error.message))
+        }
+    }
+
+    /// Appends rules after those already added (admin rules first, then config rules).
+    public mutating func add(rules more: [RewriteRule]) {
+        rules += more
+    }
+
+    /// Builds the resolver.
+    /// - Throws: every ``Issue`` found, when there is any.
+    public func build() throws(ResolverBuildError) -> Resolver {
+        var issues = issues
+        var engine = RewriteEngine()
+        do {
+            engine = try RewriteEngine(rules: rules)
+        } catch {
+            for issue in error.issues {
+                issues.append(Issue(subject: .rule(index: issue.ruleIndex, id: issue.ruleID), message: issue.message))
+            }
+        }
+        var template: RewriteTemplate?
+        if let fallback {
+            do {
+                template = try RewriteTemplate(fallback, captureCount: 0)
+            } catch {
+                issues.append(Issue(subject: .fallback, message: error.description))
+            }
+        }
+        guard issues.isEmpty else { throw ResolverBuildError(issues: issues) }
+        return Resolver(router: routes.build(), rewriter: engine, policy: policy, fallback: template)
+    }
+}
+
+/// Every problem found while building a ``Resolver``.
+public struct ResolverBuildError: Error, Sendable, CustomStringConvertible {
+    public let issues: [ResolverBuilder.Issue]
+    public var description: String { issues.map(\.description).joined(separator: "\n") }
+}

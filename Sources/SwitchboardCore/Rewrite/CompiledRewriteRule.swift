@@ -1,0 +1,7 @@
+/// A validated ``RewriteRule`` with its regex and template compiled.
+struct CompiledRewriteRule: Sendable {
+    let id: String
+    let regex: CompiledRegex
+    let template: RewriteTemplate
+    let last: Bool
+}

@@ -1,0 +1,201 @@
+/// Applies rewrite rules to URLs ("a 302 for apps", DESIGN.md §4). Immutable and `Sendable`:
+/// build it once per rule set (it validates and compiles every rule), then share it.
+///
+/// Rules run top to bottom in one pass. A rule's `match` regex is searched, not anchored, in
+/// the whole current URL string (``ParsedURL/string``); when it matches, the URL becomes the
+/// expanded `target`. If the rule is `last` (the default) rewriting stops; otherwise the next
+/// rules see the rewritten URL. Each rule runs at most once, so no rule set can loop.
+///
+/// - A match that hits a PCRE2 limit counts as no match and is listed in
+///   ``RewriteOutcome/limitHits``.
+/// - A rewritten URL that does not parse counts as an error (``RewriteOutcome/errors``): the
+///   URL before that rule is kept and the following rules still run.
+///
+/// Target templates (see ``RewriteTemplate`` for the details):
+/// `$scheme $host $port $path $query $fragment $url` are parts of the URL the rule matched
+/// (absent parts are empty); `$0` is the whole match, `$1`…`$9` and `${N}` capture groups
+/// (unmatched ones are empty); `$$x` inserts `x` percent-encoded for a query value, `$#x`
+/// percent-decoded; `\$` is a literal `$`.
+///
+/// ```swift
+/// let engine = try RewriteEngine(rules: [
+///     RewriteRule(id: "search", match: #"(?:https://)?www\.shop\.com/search/(.*)"#,
+///                 target: "app://search?q=$$1"),
+/// ])
+/// let outcome = engine.rewrite(try ParsedURL.parse("https://www.shop.com/search/red shoes"))
+/// // outcome.url.string == "app://search?q=red%20shoes", outcome.firedRuleIDs == ["search"]
+/// ```
+public struct RewriteEngine: Sendable {
+    /// The rules, in evaluation order.
+    public let rules: [RewriteRule]
+    private let compiled: [CompiledRewriteRule]
+    /// `nil` runs every regex (the reference behaviour the prefilter must reproduce).
+    private let prefilter: LiteralPrefilter?
+
+    /// An engine without rules: every URL is returned unchanged.
+    public init() {
+        self.rules = []
+        self.compiled = []
+        self.prefilter = nil
+    }
+
+    /// Validates and compiles `rules`, all or nothing.
+    /// - Throws: ``RuleValidationError`` listing every problem (rule index, id, field, reason):
+    ///   an empty or duplicate id, an empty `match`, a regex that does not compile (PCRE2's
+    ///   message and offset) or a bad `target` template (unknown variable, group above the
+    ///   regex's group count, …).
+    public init(rules: [RewriteRule]) throws(RuleValidationError) {
+        try self.init(rules: rules, options: .default, usesPrefilter: true)
+    }
+
+    /// Validates and compiles `rules` with explicit regex limits.
+    /// - Parameters:
+    ///   - options: the PCRE2 match/depth limits of every rule's regex.
+    ///   - usesPrefilter: `false` runs every regex on every URL (for tests and comparisons).
+    package init(rules: [RewriteRule], options: RegexOptions, usesPrefilter: Bool) throws(RuleValidationError) {
+        var issues: [RuleValidationError.Issue] = []
+        var compiled: [CompiledRewriteRule] = []
+        compiled.reserveCapacity(rules.count)
+        var firstIndexByID: [String: Int] = [:]
+        for (index, rule) in rules.enumerated() {
+            func report(_ field: RuleValidationError.Field, _ code: RuleValidationError.Code, _ message: String, offset: Int? = nil) {
+                issues.append(.init(ruleIndex: index, ruleID: rule.id, field: field, code: code, message: message, offset: offset))
+            }
+            if rule.id.isEmpty {
+                report(.id, .emptyID, "id must not be empty")
+            } else if let first = firstIndexByID[rule.id] {
+                report(.id, .duplicateID, "id \"\(rule.id)\" is already used by rule #\(first); ids must be unique")
+            } else {
+                firstIndexByID[rule.id] = index
+            }
+
+            var regex: CompiledRegex?
+            if rule.match.isEmpty {
+                report(.match, .emptyMatch, "match must not be empty (it would match every URL)")
+            } else {
+                do {
+                    regex = try CompiledRegex(rule.match, wholeMatch: false, options: options)
+                } catch {
+                    report(.match, .invalidRegex, "invalid regex: \(error.message)", offset: error.offset)
+                }
+            }
+
+            var template: RewriteTemplate?
+            if rule.target.isEmpty {
+                report(.target, .invalidTemplate, "target must not be empty")
+            } else {
+                do {
+                    // Without a regex, group numbers cannot be checked; syntax still is.
+                    template = try RewriteTemplate(rule.target, captureCount: regex?.captureCount ?? Int.max)
+                } catch {
+                    report(.target, .invalidTemplate, error.message, offset: error.offset)
+                }
+            }
+
+            if let regex, let template {
+                compiled.append(CompiledRewriteRule(id: rule.id, regex: regex, template: template, last: rule.last))
+            }
+        }
+        guard issues.isEmpty else {
+            throw RuleValidationError(issues: issues)
+        }
+        self.rules = rules
+        self.compiled = compiled
+        self.prefilter = usesPrefilter ? LiteralPrefilter(literals: rules.map { RequiredLiteral.extract(from: $0.match) }) : nil
+    }
+
+    /// Rewrites `url` with the rules, top to bottom, in one pass.
+    /// - Returns: the final URL, the rules that fired, rules whose result did not parse and
+    ///   rules that hit a PCRE2 limit.
+    public func rewrite(_ url: ParsedURL) -> RewriteOutcome {
+        var current = url
+        var steps: [RewriteOutcome.Step] = []
+        var errors: [RewriteOutcome.RuleError] = []
+        var limitHits: [Int] = []
+        var start = 0
+        while start < compiled.count {
+            var text = current.string
+            let fired = text.withUTF8 { subject in
+                firstFiring(from: start, url: current, subject: subject, errors: &errors, limitHits: &limitHits)
+            }
+            guard let (index, rewritten) = fired else { break }
+            steps.append(RewriteOutcome.Step(ruleIndex: index, ruleID: compiled[index].id, url: rewritten))
+            current = rewritten
+            if compiled[index].last { break }
+            start = index + 1
+        }
+        return RewriteOutcome(url: current, steps: steps, errors: errors, limitHits: limitHits)
+    }
+
+    /// The first rule at or after `start` that fires on `url`, with the URL it produces.
+    private func firstFiring(
+        from start: Int,
+        url: ParsedURL,
+        subject: UnsafeBufferPointer<UInt8>,
+        errors: inout [RewriteOutcome.RuleError],
+        limitHits: inout [Int]
+    ) -> (Int, ParsedURL)? {
+        guard let prefilter else {
+            for index in start..<compiled.count {
+                if let rewritten = apply(index, url: url, subject: subject, errors: &errors, limitHits: &limitHits) {
+                    return (index, rewritten)
+                }
+            }
+            return nil
+        }
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: prefilter.wordCount) { words in
+            prefilter.markCandidates(in: subject, into: words)
+            var wordIndex = start >> 6
+            // Drop the rules before `start` from the first word.
+            var word = wordIndex < words.count ? words[wordIndex] & (~0 << UInt64(start & 63)) : 0
+            while wordIndex < words.count {
+                while word != 0 {
+                    let index = wordIndex << 6 + word.trailingZeroBitCount
+                    word &= word - 1
+                    guard prefilter.confirms(rule: index, in: subject) else { continue }
+                    if let rewritten = apply(index, url: url, subject: subject, errors: &errors, limitHits: &limitHits) {
+                        return (index, rewritten)
+                    }
+                }
+                wordIndex += 1
+                if wordIndex < words.count { word = words[wordIndex] }
+            }
+            return nil
+        }
+    }
+
+    /// Runs rule `index` on `url`; returns the rewritten URL when it fires.
+    private func apply(
+        _ index: Int,
+        url: ParsedURL,
+        subject: UnsafeBufferPointer<UInt8>,
+        errors: inout [RewriteOutcome.RuleError],
+        limitHits: inout [Int]
+    ) -> ParsedURL? {
+        let rule = compiled[index]
+        switch rule.regex.search(subject) {
+        case .noMatch:
+            return nil
+        case .limitExceeded:
+            limitHits.append(index)
+            return nil
+        case .failed(let code, let message):
+            errors.append(
+                RewriteOutcome.RuleError(
+                    ruleIndex: index, ruleID: rule.id, kind: .matchFailed,
+                    message: "regex match failed (PCRE2 error \(code)): \(message)", rewrittenText: nil))
+            return nil
+        case .match(let match):
+            let text = rule.template.expand(url: url, subject: subject, match: match)
+            do {
+                return try ParsedURL.parse(text)
+            } catch {
+                errors.append(
+                    RewriteOutcome.RuleError(
+                        ruleIndex: index, ruleID: rule.id, kind: .invalidResult,
+                        message: "rewritten URL \"\(text)\" is invalid: \(error)", rewrittenText: text))
+                return nil
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+/// One rewrite rule (DESIGN.md §4): where `match` is found in a URL, the URL becomes `target`.
+///
+/// In config files (`rewrites.yaml`) and the admin API:
+/// ```yaml
+/// - id: search-web-to-app
+///   match: '(?:https://)?www\.shop\.com/search/(.*)'
+///   target: 'app://search?q=$$1'
+///   last: true          # optional, default true
+/// ```
+/// Decoding refuses unknown keys. Rules are validated when a ``RewriteEngine`` is built.
+public struct RewriteRule: Codable, Sendable, Hashable {
+    /// Unique, non-empty identifier (used in metrics, `ruleIds` and admin calls).
+    public var id: String
+    /// A PCRE2 regex searched (not anchored) in the whole URL.
+    public var match: String
+    /// The template of the rewritten URL; see ``RewriteEngine`` for the variables.
+    public var target: String
+    /// Whether rewriting stops after this rule fires (`true`, the default) or the rewritten
+    /// URL goes on to the next rules.
+    public var last: Bool
+
+    /// Creates a rule.
+    public init(id: String, match: String, target: String, last: Bool = true) {
+        self.id = id
+        self.match = match
+        self.target = target
+        self.last = last
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case id, match, target, last
+    }
+
+    /// Decodes a rule; `last` defaults to `true`.
+    /// - Throws: `DecodingError` for a missing or mistyped key, or an unknown key (named).
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.id = try container.decode(String.self, forKey: .id)
+        self.match = try container.decode(String.self, forKey: .match)
+        self.target = try container.decode(String.self, forKey: .target)
+        self.last = try container.decodeIfPresent(Bool.self, forKey: .last) ?? true
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import SwitchboardCore
+import Yams
+
+/// The parsed contents of a config directory (DESIGN §2):
+/// `switchboard.yaml`, `routes.d/*.yaml|*.yml|*.json` and `rewrites.yaml`.
+public struct ConfigDirectory: Sendable {
+    /// A route file and where it came from.
+    public struct LoadedRouteFile: Sendable {
+        /// Path relative to the config directory, e.g. `routes.d/product.yaml`.
+        public var path: String
+        public var file: RouteFile
+    }
+
+    /// The directory that was read.
+    public var url: URL
+    public var settings: ServerSettings
+    public var routeFiles: [LoadedRouteFile]
+    public var rewriteRules: [RewriteRule]
+
+    /// Reads and decodes every file; collects every problem before giving up.
+    /// - Throws: ``ConfigIssues`` listing each broken file with the key path at fault.
+    public static func load(from directory: String) throws(ConfigIssues) -> ConfigDirectory {
+        let url = URL(fileURLWithPath: directory, isDirectory: true)
+        var issues: [ConfigIssue] = []
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ConfigIssues([ConfigIssue(file: directory, message: "config directory not found")])
+        }
+
+        var settings = ServerSettings()
+        if let text = read("switchboard.yaml", in: url, issues: &issues) {
+            if let decoded: ServerSettings = decode(text, file: "switchboard.yaml", issues: &issues) {
+                settings = decoded
+            }
+        }
+
+        var rules: [RewriteRule] = []
+        if let text = read("rewrites.yaml", in: url, issues: &issues) {
+            if let decoded: RewritesFile = decode(text, file: "rewrites.yaml", issues: &issues) {
+                rules = decoded.rules
+            }
+        }
+
+        var routeFiles: [LoadedRouteFile] = []
+        let routesDirectory = url.appendingPathComponent("routes.d", isDirectory: true)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: routesDirectory.path)) ?? []
+        for name in names.sorted() where [".yaml", ".yml", ".json"].contains(where: name.hasSuffix) && !name.hasPrefix(".") {
+            let path = "routes.d/\(name)"
+            if let text = read(path, in: url, issues: &issues),
+                let decoded: RouteFile = decode(text, file: path, issues: &issues)
+            {
+                routeFiles.append(LoadedRouteFile(path: path, file: decoded))
+            }
+        }
+        guard issues.isEmpty else { throw ConfigIssues(issues) }
+        return ConfigDirectory(url: url, settings: settings, routeFiles: routeFiles, rewriteRules: rules)
+    }
+
+    /// The text of an optional file; `nil` when absent (a file that exists but cannot be
+    /// read is an issue).
+    private static func read(_ path: String, in directory: URL, issues: inout [ConfigIssue]) -> String? {
+        let fileURL = directory.appendingPathComponent(path)
+        guard FileManager.default.fileExists(atPath: fileURL.path) else { return nil }
+        do {
+            let data = try Data(contentsOf: fileURL)
+            guard let text = String(data: data, encoding: .utf8) else {
+                issues.append(ConfigIssue(file: path, message: "the file is not valid UTF-8"))
+                return nil
+            }
+            return text
+        } catch {
+            issues.append(ConfigIssue(file: path, message: "cannot read the file: \(error.localizedDescription)"))
+            return nil
+        }
+    }
+
+    private static func decode<Value: Decodable>(_ text: String, file: String, issues: inout [ConfigIssue]) -> Value? {
+        do {
+            return try YAMLDecoder().decode(Value.self, from: text)
+        } catch {
+            issues.append(ConfigIssue(file: file, message: DecodingErrorDescription.describe(error)))
+            return nil
+        }
+    }
+}
+
+/// `rewrites.yaml`: `rules: [{id, match, target, last?}, ...]`.
+struct RewritesFile: Decodable {
+    var rules: [RewriteRule]
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case rules }
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(allowed: CodingKeys.allCases.map(\.rawValue))
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        rules = try container.decodeIfPresent([RewriteRule].self, forKey: .rules) ?? []
+    }
+}

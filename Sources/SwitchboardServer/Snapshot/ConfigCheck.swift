@@ -1,0 +1,54 @@
+import SwitchboardCore
+
+/// `switchboard check`: everything that makes a config invalid, plus rules that can never fire.
+public enum ConfigCheck {
+    /// The outcome of a check.
+    public struct Report: Sendable {
+        public var errors: [ConfigIssue] = []
+        public var warnings: [ConfigIssue] = []
+        public var routeCount = 0
+        public var ruleCount = 0
+    }
+
+    public static func run(configDirectory: String) -> Report {
+        var report = Report()
+        let config: ConfigDirectory
+        do {
+            config = try ConfigDirectory.load(from: configDirectory)
+        } catch {
+            report.errors = error.issues
+            return report
+        }
+        report.routeCount = config.routeFiles.reduce(0) { $0 + $1.file.routes.count }
+        report.ruleCount = config.rewriteRules.count
+        do {
+            _ = try Snapshot.build(config: config, admin: AdminState())
+        } catch {
+            report.errors += error.issues
+        }
+        report.errors += unreachableRules(config.rewriteRules)
+        return report
+    }
+
+    /// A rule can never fire when an earlier rule has the same `match`, is `last`, and no
+    /// rule between them can change the URL and go on (`last: false`): whenever the later
+    /// rule would match, the earlier one matched the same URL and stopped the pass.
+    static func unreachableRules(_ rules: [RewriteRule]) -> [ConfigIssue] {
+        var issues: [ConfigIssue] = []
+        for (index, rule) in rules.enumerated() {
+            var between = index - 1
+            while between >= 0 {
+                let earlier = rules[between]
+                if earlier.match == rule.match, earlier.last {
+                    issues.append(ConfigIssue(
+                        file: "rewrites.yaml", item: rule.id,
+                        message: "rule #\(index) can never fire: rule #\(between) '\(earlier.id)' has the same match and last: true"))
+                    break
+                }
+                if !earlier.last { break }
+                between -= 1
+            }
+        }
+        return issues
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import SwitchboardCore
+
+/// One consistent view of everything a request needs: the resolver built from the config
+/// directory and the admin state, plus what it was built from. Immutable; the service swaps
+/// the whole snapshot on reload or admin change.
+public final class Snapshot: Sendable {
+    public let resolver: Resolver
+    public let config: ConfigDirectory
+    public let admin: AdminState
+    /// Ids of the routes that come from route files.
+    public let configRouteIDs: Set<String>
+    public let builtAt: Date
+
+    init(resolver: Resolver, config: ConfigDirectory, admin: AdminState, configRouteIDs: Set<String>) {
+        self.resolver = resolver
+        self.config = config
+        self.admin = admin
+        self.configRouteIDs = configRouteIDs
+        self.builtAt = Date()
+    }
+
+    /// Builds a snapshot; all-or-nothing.
+    /// - Throws: ``ConfigIssues`` naming the file (or admin state) and item of every problem.
+    public static func build(config: ConfigDirectory, admin: AdminState) throws(ConfigIssues) -> Snapshot {
+        let settings = config.settings
+        var builder = ResolverBuilder(
+            policy: AppLinkPolicy(schemes: settings.schemes, domains: settings.domains),
+            fallback: settings.fallback, maximumRoutes: settings.limits.maxRoutes)
+        var fileByRouteID: [String: String] = [:]
+        for loaded in config.routeFiles {
+            for definition in loaded.file.routes {
+                if fileByRouteID[definition.id] == nil { fileByRouteID[definition.id] = loaded.path }
+                builder.add(definition.route(module: loaded.file.module))
+            }
+        }
+        let configRouteIDs = Set(fileByRouteID.keys)
+        for route in admin.routes {
+            builder.add(route.definition.route(module: route.module))
+        }
+        builder.add(rules: admin.rules)
+        builder.add(rules: config.rewriteRules)
+        do {
+            let resolver = try builder.build()
+            return Snapshot(resolver: resolver, config: config, admin: admin, configRouteIDs: configRouteIDs)
+        } catch {
+            throw ConfigIssues(error.issues.map { issue in
+                switch issue.subject {
+                case .route(let id):
+                    return ConfigIssue(file: fileByRouteID[id] ?? "admin state", item: id, message: issue.message)
+                case .rule(let index, let id):
+                    let isAdmin = index < admin.rules.count
+                    let message = isAdmin
+                        ? "admin rule #\(index): \(issue.message)"
+                        : "rule #\(index - admin.rules.count): \(issue.message)"
+                    return ConfigIssue(file: isAdmin ? "admin state" : "rewrites.yaml", item: id, message: message)
+                case .fallback:
+                    return ConfigIssue(file: "switchboard.yaml", item: "fallback", message: issue.message)
+                }
+            })
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Testing
+@testable import SwitchboardCore
+
+@Suite struct RewriteEngineTests {
+    private func url(_ text: String, host: String?, path: String, query: String? = nil) -> ParsedURL {
+        let scheme = String(text.prefix { $0 != ":" })
+        return ParsedURL(uncheckedString: text, scheme: scheme, host: host, path: path, query: query)
+    }
+
+    private func validationError(_ rules: [RewriteRule]) -> RuleValidationError? {
+        do {
+            _ = try RewriteEngine(rules: rules)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func emptyEngineReturnsTheInput() {
+        let input = url("myapp://a/b", host: "a", path: "/b")
+        let outcome = RewriteEngine().rewrite(input)
+        #expect(outcome.url == input)
+        #expect(!outcome.didRewrite && outcome.steps.isEmpty && outcome.errors.isEmpty && outcome.limitHits.isEmpty)
+    }
+
+    /// Needs `ParsedURL.parse` (every fired rule re-parses its result).
+    @Test func stepsRecordEveryIntermediateURL() throws {
+        let engine = try RewriteEngine(rules: [
+            RewriteRule(id: "https", match: "^http://(.*)", target: "https://$1", last: false),
+            RewriteRule(id: "skip", match: "^ftp:", target: "app://ftp"),
+            RewriteRule(id: "app", match: "^https://shop\\.com/(.*)", target: "app://$1"),
+        ])
+        let outcome = engine.rewrite(url("http://shop.com/cart", host: "shop.com", path: "/cart"))
+        #expect(outcome.steps.map(\.ruleIndex) == [0, 2])
+        #expect(outcome.steps.map(\.ruleID) == ["https", "app"])
+        #expect(outcome.steps.map(\.url.string) == ["https://shop.com/cart", "app://cart"])
+        #expect(outcome.steps.last?.url.host == "cart")
+        #expect(outcome.url == outcome.steps.last?.url)
+    }
+
+    @Test func unparsableResultIsReportedWithTheText() throws {
+        let engine = try RewriteEngine(rules: [RewriteRule(id: "rel", match: "^myapp://a(/.*)", target: "$1 x")])
+        let input = url("myapp://a/b", host: "a", path: "/b")
+        let outcome = engine.rewrite(input)
+        #expect(outcome.url == input)
+        #expect(!outcome.didRewrite)
+        let error = try #require(outcome.errors.first)
+        #expect(outcome.errors.count == 1)
+        #expect(error.ruleIndex == 0 && error.ruleID == "rel")
+        #expect(error.kind == .invalidResult)
+        #expect(error.rewrittenText == "/b x")
+        #expect(error.message.contains("\"/b x\""))
+        #expect(error.description.hasPrefix("rule #0 (id \"rel\"): "))
+    }
+
+    @Test func catastrophicRuleHitsTheLimitQuickly() throws {
+        let engine = try RewriteEngine(rules: [RewriteRule(id: "evil", match: "(a+)+$", target: "app://x")])
+        let text = "myapp://x/" + String(repeating: "a", count: 4_000) + "!"
+        let input = ParsedURL(uncheckedString: text, scheme: "myapp", host: "x", path: String(text.dropFirst(9)))
+        let clock = ContinuousClock()
+        var outcome: RewriteOutcome?
+        let elapsed = clock.measure { outcome = engine.rewrite(input) }
+        #expect(outcome?.limitHits == [0])
+        #expect(outcome?.url == input)
+        #expect(elapsed < .milliseconds(500))
+    }
+
+    @Test func limitsComeFromTheOptions() throws {
+        let rules = [RewriteRule(id: "slow", match: "(a|aa)+$", target: "app://x")]
+        let text = "myapp://x/" + String(repeating: "a", count: 20) + "!"
+        let input = ParsedURL(uncheckedString: text, scheme: "myapp", host: "x", path: String(text.dropFirst(9)))
+        let strict = try RewriteEngine(rules: rules, options: RegexOptions(matchLimit: 100), usesPrefilter: true)
+        #expect(strict.rewrite(input).limitHits == [0])
+        let generous = try RewriteEngine(
+            rules: rules, options: RegexOptions(matchLimit: 10_000_000, depthLimit: 100_000), usesPrefilter: true)
+        #expect(generous.rewrite(input).limitHits.isEmpty)
+    }
+
+    @Test func validationReportsEveryIssueInOrder() throws {
+        let error = try #require(validationError([
+            RewriteRule(id: "a", match: "x(", target: "app://$2"),
+            RewriteRule(id: "b", match: "(x)", target: "app://$2"),
+            RewriteRule(id: "a", match: "", target: ""),
+        ]))
+        #expect(error.issues.map(\.ruleIndex) == [0, 1, 2, 2, 2])
+        #expect(error.issues.map(\.code) == [.invalidRegex, .invalidTemplate, .duplicateID, .emptyMatch, .invalidTemplate])
+        #expect(error.issues.map(\.field) == [.match, .target, .id, .match, .target])
+        // The template of a rule whose regex is invalid is still checked for syntax, not groups.
+        #expect(!error.issues.contains { $0.ruleIndex == 0 && $0.field == .target })
+        #expect(error.issues[0].offset == 2)
+        #expect(error.issues[0].message.hasPrefix("invalid regex: "))
+        #expect(error.issues[1].offset == 6)
+        #expect(error.description.hasPrefix("5 problems in rewrite rules:\nrule #0 (id \"a\"): match: invalid regex: "))
+        #expect(error.issues[2].message.contains("rule #0"))
+        #expect(error.issues.map(\.code.description) == [
+            "invalid_regex", "invalid_template", "duplicate_id", "empty_match", "invalid_template",
+        ])
+    }
+
+    @Test func singleIssueDescription() throws {
+        let error = try #require(validationError([RewriteRule(id: "p", match: "x", target: "app://$foo")]))
+        #expect(error.description.hasPrefix("invalid rewrite rule: rule #0 (id \"p\"): target: unknown variable `$foo`"))
+        #expect(error.description.hasSuffix("(at offset 6)"))
+    }
+
+    @Test func sharedAcrossTasks() async throws {
+        let engine = try RewriteEngine(rules: [RewriteRule(id: "n", match: "/(\\d+)$", target: "$path x")])
+        let results = await withTaskGroup(of: Int.self) { group in
+            for index in 0..<32 {
+                group.addTask {
+                    let input = ParsedURL(uncheckedString: "myapp://a/\(index)", scheme: "myapp", host: "a", path: "/\(index)")
+                    return engine.rewrite(input).errors.first?.rewrittenText == "/\(index) x" ? 1 : 0
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(results == 32)
+        #expect(engine.rules.count == 1)
+    }
+}
