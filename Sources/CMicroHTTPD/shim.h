@@ -20,7 +20,7 @@
 /*
  * Starts a daemon. `address` (may be NULL: all interfaces) is passed as
  * MHD_OPTION_SOCK_ADDR; `options` is an MHD_OPTION_ARRAY terminated by
- * `sb_mhd_option_end()`. Returns NULL on failure (the reason goes to the
+ * `sb_mhd_option_end()`, whose first item should be the logger. Returns NULL on failure (the reason goes to the
  * external logger if one is among `options`).
  */
 static inline struct MHD_Daemon *
@@ -34,8 +34,10 @@ sb_mhd_start_daemon(unsigned int flags,
     return MHD_start_daemon(flags, port,
                             NULL, NULL,
                             handler, handler_context,
-                            MHD_OPTION_SOCK_ADDR, address,
+                            /* The array first: MHD wants MHD_OPTION_EXTERNAL_LOGGER to be
+                               the very first option, and the array itself is not counted. */
                             MHD_OPTION_ARRAY, options,
+                            MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_END);
 }
 
