@@ -316,12 +316,7 @@ final class MicroHTTPDaemonContext: Sendable {
     /// A header name must be a token and a value must not contain CR, LF or NUL (a NUL would
     /// silently cut the C string; CR/LF would split the header).
     private static func checkHeader(_ header: HTTPResponse.Header) throws(HTTPServerError) {
-        let nameIsToken =
-            !header.name.isEmpty
-            && header.name.utf8.allSatisfy { byte in
-                byte > 32 && byte < 127 && !"\"(),/:;<=>?@[\\]{}".utf8.contains(byte)
-            }
-        guard nameIsToken else {
+        guard !header.name.isEmpty, header.name.utf8.allSatisfy(isTokenByte) else {
             throw HTTPServerError(
                 .responseRejected, "the header name \"\(header.name)\" is not an HTTP token",
                 context: "HTTPResponse.headers", fix: "use letters, digits and -")
@@ -330,6 +325,21 @@ final class MicroHTTPDaemonContext: Sendable {
             throw HTTPServerError(
                 .responseRejected, "the value of header \"\(header.name)\" contains CR, LF or NUL",
                 context: "HTTPResponse.headers", fix: "remove control characters from the value")
+        }
+    }
+
+    /// `tchar` of RFC 9110 §5.6.2.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
+            return true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+            UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "^"),
+            UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            return true
+        default:
+            return false
         }
     }
 

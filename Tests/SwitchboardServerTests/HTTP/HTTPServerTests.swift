@@ -113,9 +113,16 @@ struct HTTPServerTests {
         #expect(response.header("Content-Type") == "application/json; charset=utf-8")
         #expect(try response.errorBody().code == "url_too_long")
         #expect(try client.waitForClose())
-        // A URL of exactly the limit is fine.
+        // A URL of exactly the limit is fine, even with 8 KB of headers.
         let atLimit = "/r?u=" + String(repeating: "b", count: 8 * 1024 - 5)
-        #expect(try echo.client().request("GET", atLimit).status == 200)
+        let headers = (0..<80).map { ("X-Header-\($0)", String(repeating: "h", count: 86)) }
+        let served = try echo.client().request("GET", atLimit, headers: headers)
+        #expect(served.status == 200)
+        #expect(try served.echoed().query?.utf8.count == 8 * 1024 - 3)  // "/r?" is not in the query
+        // A long URL and headers together still get the JSON 414.
+        let both = try echo.client().request("GET", target, headers: headers)
+        #expect(both.status == 414)
+        #expect(try both.errorBody().code == "url_too_long")
     }
 
     @Test("Content-Length of 2 MiB gets 413 at once, before any body is sent")
