@@ -75,7 +75,11 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchboardServerTests",
-            dependencies: ["SwitchboardServer", "SwitchboardCore"],
+            dependencies: [
+                "SwitchboardServer",
+                "SwitchboardCore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
     ]

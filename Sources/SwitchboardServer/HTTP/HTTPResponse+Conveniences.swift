@@ -1,0 +1,50 @@
+extension HTTPResponse {
+    /// The `Content-Type` of every JSON body the service sends (DESIGN §5).
+    package static let jsonContentType = "application/json; charset=utf-8"
+    /// The `Content-Type` of plain-text bodies.
+    package static let textContentType = "text/plain; charset=utf-8"
+
+    /// A JSON response from already-encoded bytes.
+    ///
+    /// - Parameters:
+    ///   - status: the status code (default 200).
+    ///   - body: UTF-8 JSON text; it is not validated.
+    ///   - headers: extra header fields, sent after `Content-Type`.
+    package static func json(status: Int = 200, _ body: [UInt8], headers: [Header] = []) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", jsonContentType)] + headers, body: body)
+    }
+
+    /// A JSON response from a string of JSON text.
+    ///
+    /// ```swift
+    /// .json(#"{"status":"ok"}"#)
+    /// ```
+    package static func json(status: Int = 200, _ body: String, headers: [Header] = []) -> HTTPResponse {
+        json(status: status, Array(body.utf8), headers: headers)
+    }
+
+    /// A `text/plain; charset=utf-8` response (e.g. Prometheus metrics).
+    ///
+    /// - Parameter contentType: override for text formats with their own media type.
+    package static func text(
+        status: Int = 200,
+        _ body: String,
+        contentType: String = textContentType,
+        headers: [Header] = []
+    ) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", contentType)] + headers, body: Array(body.utf8))
+    }
+
+    /// The service's error shape (DESIGN §5):
+    /// `{"error": {"code": "invalid_url", "message": "…"}}` with a JSON content type.
+    ///
+    /// - Parameters:
+    ///   - status: a 4xx (or 5xx) status.
+    ///   - code: a stable, machine-readable `snake_case` code such as `url_too_long`.
+    ///   - message: a sentence for humans; any characters are escaped correctly.
+    package static func error(status: Int, code: String, message: String, headers: [Header] = []) -> HTTPResponse {
+        let body = #"{"error": {"code": "# + JSONText.quoted(code) + #", "message": "#
+            + JSONText.quoted(message) + "}}"
+        return json(status: status, body, headers: headers)
+    }
+}

@@ -1,1 +1,0 @@
-// The HTTP service lives here.
