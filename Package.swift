@@ -52,6 +52,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
             ],
+            // The OpenAPI document served at /openapi.yaml; a symlink to the one at the root.
+            resources: [.embedInCode("Resources/openapi.yaml")],
             swiftSettings: strictSettings
         ),
         .executableTarget(

@@ -6,6 +6,6 @@ struct SwitchboardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "switchboard",
         abstract: "Deep-link routing service: resolve app links, rewrite them, serve the answers over HTTP.",
-        subcommands: [ResolveCommand.self, CheckCommand.self]
+        subcommands: [ServeCommand.self, ResolveCommand.self, CheckCommand.self]
     )
 }

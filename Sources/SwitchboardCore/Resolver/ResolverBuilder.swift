@@ -9,7 +9,14 @@ public struct ResolverBuilder: Sendable {
             case fallback
         }
         public let subject: Subject
+        /// A stable code: `conflict` and `duplicate_id` (a clash with what exists), or a
+        /// validation code such as `invalid_pattern`, `invalid_regex`, `invalid_template`.
+        public let code: String
         public let message: String
+
+        /// Whether the problem is a clash with another route or rule (HTTP 409) rather than
+        /// invalid input (HTTP 400).
+        public var isConflict: Bool { code == "conflict" || code == "duplicate_id" }
 
         public var description: String {
             switch subject {
@@ -42,7 +49,7 @@ public struct ResolverBuilder: Sendable {
         do {
             try routes.register(route)
         } catch {
-            issues.append(Issue(subject: .route(id: route.id), message: error.message))
+            issues.append(Issue(subject: .route(id: route.id), code: error.kind.rawValue, message: error.message))
         }
     }
 
@@ -60,7 +67,8 @@ public struct ResolverBuilder: Sendable {
             engine = try RewriteEngine(rules: rules)
         } catch {
             for issue in error.issues {
-                issues.append(Issue(subject: .rule(index: issue.ruleIndex, id: issue.ruleID), message: issue.message))
+                issues.append(
+                    Issue(subject: .rule(index: issue.ruleIndex, id: issue.ruleID), code: issue.code.description, message: issue.message))
             }
         }
         var template: RewriteTemplate?
@@ -68,7 +76,7 @@ public struct ResolverBuilder: Sendable {
             do {
                 template = try RewriteTemplate(fallback, captureCount: 0)
             } catch {
-                issues.append(Issue(subject: .fallback, message: error.description))
+                issues.append(Issue(subject: .fallback, code: "invalid_template", message: error.description))
             }
         }
         guard issues.isEmpty else { throw ResolverBuildError(issues: issues) }

@@ -6,8 +6,10 @@ public struct RouteRegistrationError: Error, Sendable, Hashable, CustomStringCon
         case invalidPattern = "invalid_pattern"
         /// Two routes accept exactly the same URLs.
         case conflict
-        /// The route id is empty or already registered.
+        /// The route id is empty.
         case invalidID = "invalid_id"
+        /// Another route already has this id.
+        case duplicateID = "duplicate_id"
         /// Too many routes for the configured limit.
         case limitExceeded = "limit_exceeded"
     }

@@ -68,7 +68,7 @@ public struct RouterBuilder: Sendable {
         }
         guard routeIndexByID[route.id] == nil else {
             throw RouteRegistrationError(
-                kind: .invalidID, routeID: route.id, message: "the route id '\(route.id)' is registered twice")
+                kind: .duplicateID, routeID: route.id, message: "the route id '\(route.id)' is registered twice")
         }
         guard routes.count < maximumRoutes else {
             throw RouteRegistrationError(

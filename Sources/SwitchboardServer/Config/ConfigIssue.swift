@@ -6,12 +6,18 @@ public struct ConfigIssue: Error, Sendable, Hashable, CustomStringConvertible, C
     public var item: String?
     /// What is wrong and how to fix it.
     public var message: String
+    /// A stable code when known (`conflict`, `duplicate_id`, `invalid_regex`, …).
+    public var code: String?
 
-    public init(file: String?, item: String? = nil, message: String) {
+    public init(file: String?, item: String? = nil, message: String, code: String? = nil) {
         self.file = file
         self.item = item
         self.message = message
+        self.code = code
     }
+
+    /// Whether this is a clash with an existing route or rule rather than invalid input.
+    public var isConflict: Bool { code == "conflict" || code == "duplicate_id" }
 
     public var description: String {
         [file, item.map { "'\($0)'" }, message].compactMap { $0 }.joined(separator: ": ")

@@ -6,7 +6,11 @@ enum DecodingErrorDescription {
         if let error = error as? DecodingError {
             switch error {
             case .dataCorrupted(let context):
-                return located(context.codingPath, context.debugDescription)
+                var message = context.debugDescription
+                if let underlying = context.underlyingError {
+                    message += " \(underlying)"
+                }
+                return located(context.codingPath, message)
             case .keyNotFound(let key, let context):
                 return located(context.codingPath, "missing required key '\(key.stringValue)'")
             case .typeMismatch(let type, let context):

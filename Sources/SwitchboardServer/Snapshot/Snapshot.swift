@@ -47,15 +47,17 @@ public final class Snapshot: Sendable {
             throw ConfigIssues(error.issues.map { issue in
                 switch issue.subject {
                 case .route(let id):
-                    return ConfigIssue(file: fileByRouteID[id] ?? "admin state", item: id, message: issue.message)
+                    return ConfigIssue(
+                        file: fileByRouteID[id] ?? "admin state", item: id, message: issue.message, code: issue.code)
                 case .rule(let index, let id):
                     let isAdmin = index < admin.rules.count
                     let message = isAdmin
                         ? "admin rule #\(index): \(issue.message)"
                         : "rule #\(index - admin.rules.count): \(issue.message)"
-                    return ConfigIssue(file: isAdmin ? "admin state" : "rewrites.yaml", item: id, message: message)
+                    return ConfigIssue(
+                        file: isAdmin ? "admin state" : "rewrites.yaml", item: id, message: message, code: issue.code)
                 case .fallback:
-                    return ConfigIssue(file: "switchboard.yaml", item: "fallback", message: issue.message)
+                    return ConfigIssue(file: "switchboard.yaml", item: "fallback", message: issue.message, code: issue.code)
                 }
             })
         }

@@ -1,0 +1,72 @@
+import Foundation
+import Logging
+import SwitchboardCore
+
+/// `switchboard serve`: the service, its HTTP server, the config watcher and the signal
+/// handlers, started together and shut down gracefully.
+package final class ServerRunner: Sendable {
+    package let service: SwitchboardService
+    package let server: HTTPServer
+    private let watcher: ConfigWatcher
+    private let signals: SignalHandler
+    private let logger: Logger
+
+    /// Loads everything and binds the socket; nothing is served until ``run()``.
+    ///
+    /// - Parameters:
+    ///   - configDirectory: the config directory.
+    ///   - listen: overrides `listen` from `switchboard.yaml`.
+    ///   - pollInterval: how often the config directory is checked even without inotify events.
+    package init(
+        configDirectory: String, listen: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+        pollInterval: Duration = .seconds(1), logger: Logger
+    ) throws {
+        let service = try SwitchboardService(configDirectory: configDirectory, environment: environment, logger: logger)
+        let settings = service.snapshot.config.settings
+        var configuration = try HTTPServerConfiguration(listen: listen ?? settings.listen)
+        configuration.threadPoolSize = settings.threads ?? HTTPServerConfiguration.defaultThreadPoolSize
+        configuration.maxConnections = settings.limits.maxConnections
+        configuration.connectionTimeout = .seconds(settings.limits.connectionTimeoutSeconds)
+        configuration.maxURLLength = settings.limits.maxURLBytes
+        configuration.maxBodySize = settings.limits.maxBodyBytes
+        configuration.connectionMemoryLimit = max(configuration.connectionMemoryLimit, settings.limits.maxURLBytes * 2 + 16 * 1024)
+        let handler = APIHandler(
+            service: service, accessLog: settings.accessLog, openAPIDocument: PackageResources.openapi_yaml)
+        self.service = service
+        self.logger = logger
+        self.server = try HTTPServer(configuration: configuration, logger: logger) { handler.handle($0) }
+        self.watcher = ConfigWatcher(directory: configDirectory, pollInterval: pollInterval, logger: logger) {
+            service.reload(trigger: "watch")
+        }
+        let server = self.server
+        self.signals = SignalHandler(
+            logger: logger,
+            onShutdown: { _ in server.shutdown(grace: .seconds(10)) },
+            onReload: { service.reload(trigger: "SIGHUP") })
+    }
+
+    /// Starts serving; returns after a graceful shutdown (SIGTERM/SIGINT or ``shutdown()``).
+    package func run() async throws {
+        signals.start()
+        try server.start()
+        watcher.start()
+        let snapshot = service.snapshot
+        logger.notice(
+            "switchboard listening",
+            metadata: [
+                "address": "\(server.configuration.host):\(server.boundPort)",
+                "routes": "\(snapshot.resolver.router.routes.count)",
+                "rules": "\(snapshot.resolver.rewriter.rules.count)",
+                "admin_version": "\(snapshot.admin.version)",
+            ])
+        await server.waitUntilShutdown()
+        watcher.stop()
+        signals.stop()
+        logger.notice("switchboard stopped")
+    }
+
+    /// Stops accepting, lets in-flight requests finish, then stops.
+    package func shutdown() {
+        server.shutdown(grace: .seconds(10))
+    }
+}

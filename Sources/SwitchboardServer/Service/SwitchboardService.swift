@@ -1,0 +1,167 @@
+import Foundation
+import Logging
+import SwitchboardCore
+import Synchronization
+
+/// The state of a running Switchboard: the current snapshot, swapped atomically, and the
+/// operations that replace it (config reloads and admin changes), serialised with one
+/// another but never blocking requests, which only read the current snapshot.
+package final class SwitchboardService: Sendable {
+    /// Why the service could not start.
+    package struct StartupError: Error, CustomStringConvertible {
+        package let description: String
+    }
+
+    package let configDirectory: String
+    package let logger: Logger
+    package let metrics: Metrics
+    package let store: StateStore
+    package let startedAt = Date()
+    /// The admin bearer token; `nil` while the configured environment variable is unset.
+    package let adminToken: String?
+    private let current: Mutex<Snapshot>
+    /// Serialises reloads and admin writes: read-modify-persist-swap happens as one step.
+    private let writer = Mutex<Void>(())
+    private let lastReload: Mutex<ReloadStatus>
+
+    /// Loads the config and the persisted admin state, and builds the first snapshot.
+    /// - Throws: ``StartupError`` naming every problem: a broken config or a corrupt state file
+    ///   stops startup (the state file is never discarded).
+    package init(
+        configDirectory: String, environment: [String: String] = ProcessInfo.processInfo.environment,
+        logger: Logger, metrics: Metrics = Metrics()
+    ) throws(StartupError) {
+        self.configDirectory = configDirectory
+        self.logger = logger
+        self.metrics = metrics
+        let config: ConfigDirectory
+        do {
+            config = try ConfigDirectory.load(from: configDirectory)
+        } catch {
+            throw StartupError(description: "the config in \(configDirectory) does not load:\n\(error)")
+        }
+        store = SnapshotLoader.stateStore(for: config.settings)
+        let admin: AdminState
+        do {
+            admin = try store.load()
+        } catch {
+            throw StartupError(description: error.description)
+        }
+        let snapshot: Snapshot
+        do {
+            snapshot = try Snapshot.build(config: config, admin: admin)
+        } catch {
+            throw StartupError(description: "the config and the admin state do not build:\n\(error)")
+        }
+        let token = environment[config.settings.adminTokenEnv].flatMap { $0.isEmpty ? nil : $0 }
+        adminToken = token
+        if token == nil {
+            logger.warning("admin API disabled: \(config.settings.adminTokenEnv) is not set")
+        }
+        current = Mutex(snapshot)
+        lastReload = Mutex(ReloadStatus(time: Date(), trigger: "startup", succeeded: true, issues: []))
+        record(snapshot)
+    }
+
+    /// The snapshot requests use now.
+    package var snapshot: Snapshot { current.withLock { $0 } }
+
+    /// The last reload attempt.
+    package var reloadStatus: ReloadStatus { lastReload.withLock { $0 } }
+
+    /// Re-reads the config directory and swaps in the new snapshot; on any problem keeps the
+    /// running snapshot and reports every issue.
+    /// - Parameter trigger: for logs and status (`watch`, `SIGHUP`, `api`).
+    /// - Returns: the new snapshot, or every issue found.
+    @discardableResult
+    package func reload(trigger: String) -> Result<Snapshot, ConfigIssues> {
+        writer.withLock { _ in
+            let started = ContinuousClock.now
+            let result: Result<Snapshot, ConfigIssues>
+            do throws(ConfigIssues) {
+                let config = try ConfigDirectory.load(from: configDirectory)
+                let snapshot = try Snapshot.build(config: config, admin: self.snapshot.admin)
+                current.withLock { $0 = snapshot }
+                record(snapshot)
+                result = .success(snapshot)
+            } catch {
+                result = .failure(error)
+            }
+            let elapsed = ContinuousClock.now - started
+            switch result {
+            case .success(let snapshot):
+                logger.info(
+                    "config reloaded",
+                    metadata: [
+                        "trigger": "\(trigger)", "routes": "\(snapshot.resolver.router.routes.count)",
+                        "rules": "\(snapshot.resolver.rewriter.rules.count)", "duration": "\(elapsed)",
+                    ])
+                lastReload.withLock { $0 = ReloadStatus(time: Date(), trigger: trigger, succeeded: true, issues: []) }
+            case .failure(let issues):
+                logger.error(
+                    "config reload failed; still serving the previous config",
+                    metadata: ["trigger": "\(trigger)", "errors": "\(issues.description)"])
+                lastReload.withLock {
+                    $0 = ReloadStatus(time: Date(), trigger: trigger, succeeded: false, issues: issues.issues)
+                }
+            }
+            metrics.recordReload(succeeded: (try? result.get()) != nil)
+            return result
+        }
+    }
+
+    /// Applies an admin change: checks `If-Match`, validates the new state as a whole, persists
+    /// it durably, then swaps the snapshot. Nothing changes if any step fails.
+    ///
+    /// - Parameters:
+    ///   - expectedVersion: the version from `If-Match`, or `nil` to skip the check.
+    ///   - change: edits a copy of the admin state; throws to refuse.
+    /// - Returns: the new snapshot (its `admin.version` is the new version).
+    package func changeAdminState(
+        expectedVersion: Int?, _ change: (inout AdminState, Snapshot) throws(AdminChangeError) -> Void
+    ) throws(AdminChangeError) -> Snapshot {
+        try writer.withLock { (_: inout Void) throws(AdminChangeError) -> Snapshot in
+            let before = snapshot
+            if let expectedVersion, expectedVersion != before.admin.version {
+                throw AdminChangeError(
+                    status: 412, code: "version_mismatch",
+                    message: "the admin state is at version \(before.admin.version), not \(expectedVersion); "
+                        + "fetch it again and retry with the new ETag")
+            }
+            var admin = before.admin
+            try change(&admin, before)
+            admin.version = before.admin.version + 1
+            let limit = before.config.settings.limits.maxAdminRules
+            guard admin.rules.count <= limit else {
+                throw AdminChangeError(
+                    status: 422, code: "limit_exceeded",
+                    message: "\(admin.rules.count) admin rules would exceed the limit of \(limit) (limits.max_admin_rules)")
+            }
+            let next: Snapshot
+            do throws(ConfigIssues) {
+                next = try Snapshot.build(config: before.config, admin: admin)
+            } catch {
+                let conflict = error.issues.contains(where: \.isConflict)
+                throw AdminChangeError(
+                    status: conflict ? 409 : 400, code: conflict ? "conflict" : "invalid_change",
+                    message: error.issues.map(\.description).joined(separator: "; "), issues: error.issues)
+            }
+            do throws(StateStore.Failure) {
+                try store.save(admin)
+            } catch {
+                logger.error("cannot persist the admin state; the change is refused", metadata: ["error": "\(error)"])
+                throw AdminChangeError(status: 503, code: "persistence_failed", message: error.description)
+            }
+            current.withLock { $0 = next }
+            record(next)
+            logger.notice("admin state changed", metadata: ["version": "\(admin.version)"])
+            return next
+        }
+    }
+
+    private func record(_ snapshot: Snapshot) {
+        metrics.recordSnapshot(
+            routes: snapshot.resolver.router.routes.count, rules: snapshot.resolver.rewriter.rules.count,
+            adminVersion: snapshot.admin.version)
+    }
+}
