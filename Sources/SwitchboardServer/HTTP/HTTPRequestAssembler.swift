@@ -76,7 +76,8 @@ final class HTTPRequestAssembler {
             if targetLength > limits.maxURLLength {
                 return .error(
                     status: 414, code: "url_too_long",
-                    message: "the request target is \(targetLength) bytes long; the limit is \(limits.maxURLLength) bytes")
+                    message:
+                        "the request target is \(targetLength) bytes long; the limit is \(limits.maxURLLength) bytes")
             }
             // libmicrohttpd (not strict) lets spaces into the target: "GET /a b HTTP/1.1".
             if text.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) {
@@ -91,7 +92,8 @@ final class HTTPRequestAssembler {
         if let announced = contentLength, announced > limits.maxBodySize {
             return .error(
                 status: 413, code: "body_too_large",
-                message: "the request body is \(announced) bytes (Content-Length); the limit is \(limits.maxBodySize) bytes")
+                message:
+                    "the request body is \(announced) bytes (Content-Length); the limit is \(limits.maxBodySize) bytes")
         }
         if let announced = contentLength {
             body.reserveCapacity(min(announced, 64 * 1024))
@@ -134,7 +136,8 @@ final class HTTPRequestAssembler {
         case .receivingBody:
             guard case .text(let text) = target else {
                 return .failure(
-                    Rejection(response: .error(status: 400, code: "bad_request", message: "the request target is invalid")))
+                    Rejection(
+                        response: .error(status: 400, code: "bad_request", message: "the request target is invalid")))
             }
             let path: String
             let query: String?

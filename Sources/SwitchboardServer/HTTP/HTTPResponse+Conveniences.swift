@@ -43,7 +43,8 @@ extension HTTPResponse {
     ///   - code: a stable, machine-readable `snake_case` code such as `url_too_long`.
     ///   - message: a sentence for humans; any characters are escaped correctly.
     package static func error(status: Int, code: String, message: String, headers: [Header] = []) -> HTTPResponse {
-        let body = #"{"error": {"code": "# + JSONText.quoted(code) + #", "message": "#
+        let body =
+            #"{"error": {"code": "# + JSONText.quoted(code) + #", "message": "#
             + JSONText.quoted(message) + "}}"
         return json(status: status, body, headers: headers)
     }

@@ -44,7 +44,8 @@ extension HTTPServerConfiguration {
             portText = rest.dropFirst()
         } else {
             guard let colon = text.lastIndex(of: ":") else {
-                throw failure("the port is missing", fix: "write host:port, e.g. 127.0.0.1:8080 (port 0 picks a free port)")
+                throw failure(
+                    "the port is missing", fix: "write host:port, e.g. 127.0.0.1:8080 (port 0 picks a free port)")
             }
             host = text[..<colon]
             portText = text[text.index(after: colon)...]
@@ -60,7 +61,9 @@ extension HTTPServerConfiguration {
         guard !portText.isEmpty, portText.utf8.count <= 5, portText.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
             let port = Int(portText), port <= 65_535
         else {
-            throw failure("the port \"\(portText)\" is not a number in 0...65535", fix: "e.g. \(host):8080, or port 0 to pick a free port")
+            throw failure(
+                "the port \"\(portText)\" is not a number in 0...65535",
+                fix: "e.g. \(host):8080, or port 0 to pick a free port")
         }
         let hostString = String(host)
         _ = try addressFamily(ofHost: hostString, in: "listen address \"\(text)\"")

@@ -61,7 +61,8 @@ struct HTTPServerTests {
     func postBodyEcho() throws {
         let echo = try EchoServer()
         let body = Array(#"{"rules": [{"id": "r1", "match": "ä€😀"}]}"#.utf8)
-        let response = try echo.client().request("POST", "/admin/rules", headers: [("Content-Type", "application/json")], body: body)
+        let response = try echo.client().request(
+            "POST", "/admin/rules", headers: [("Content-Type", "application/json")], body: body)
         #expect(response.status == 200)
         let echoed = try response.echoed()
         #expect(echoed.method == "POST")
@@ -150,7 +151,8 @@ struct HTTPServerTests {
         let echo = try EchoServer()
         let client = try echo.client()
         try client.send("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
-        try client.send(RawRequest.chunkedBody([UInt8](repeating: 65, count: 1024 * 1024 + 64 * 1024), chunkSize: 64 * 1024))
+        try client.send(
+            RawRequest.chunkedBody([UInt8](repeating: 65, count: 1024 * 1024 + 64 * 1024), chunkSize: 64 * 1024))
         let response = try client.readResponse()
         #expect(response.status == 413)
         #expect(response.header("Connection")?.lowercased() == "close")
@@ -160,7 +162,10 @@ struct HTTPServerTests {
 
     @Test("an endless chunked body is cut off after the discard allowance")
     func endlessChunkedBodyDropped() throws {
-        let echo = try EchoServer { $0.maxBodySize = 1024; $0.maxDiscardedBodySize = 4096 }
+        let echo = try EchoServer {
+            $0.maxBodySize = 1024
+            $0.maxDiscardedBodySize = 4096
+        }
         let client = try echo.client(timeout: .seconds(3))
         try client.send("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
         var dropped = false

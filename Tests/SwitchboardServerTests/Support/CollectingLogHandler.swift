@@ -30,7 +30,10 @@ struct CollectingLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        store.append(Record(level: event.level, message: "\(event.message)", metadata: metadata.merging(event.metadata ?? [:]) { $1 }))
+        store.append(
+            Record(
+                level: event.level, message: "\(event.message)",
+                metadata: metadata.merging(event.metadata ?? [:]) { $1 }))
     }
 
     /// A logger writing into a new store.

@@ -60,7 +60,8 @@ final class EchoServer: Sendable {
     static func respond(to request: HTTPRequest, slowDelay: Duration, counter: SlowCounter) -> HTTPResponse {
         if request.path == "/slow" {
             counter.value.add(1, ordering: .releasing)
-            Thread.sleep(forTimeInterval: Double(slowDelay.components.seconds) + Double(slowDelay.components.attoseconds) / 1e18)
+            Thread.sleep(
+                forTimeInterval: Double(slowDelay.components.seconds) + Double(slowDelay.components.attoseconds) / 1e18)
         }
         if request.path == "/bad-header" {
             return HTTPResponse(status: 200, headers: [("X-Evil", "a\r\nSet-Cookie: x=1")], body: [])

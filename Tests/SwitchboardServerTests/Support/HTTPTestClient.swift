@@ -100,7 +100,9 @@ final class HTTPTestClient {
     func send(_ bytes: [UInt8]) throws {
         var sent = 0
         while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let count = bytes[sent...].withUnsafeBytes {
+                Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw HTTPTestClientError.system("send")
@@ -160,7 +162,8 @@ final class HTTPTestClient {
     func waitForClose(timeout: Duration = .seconds(5)) throws -> Bool {
         if readOffset < buffer.count { return false }
         var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(
+            timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         let ready = poll(&descriptor, 1, milliseconds)
         if ready == 0 { return false }
         guard ready > 0 else { throw HTTPTestClientError.system("poll") }
