@@ -63,6 +63,8 @@ package struct JSONWriter: Sendable {
             case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
             case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
             case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
+            case 0x08: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "b"))
+            case 0x0C: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "f"))
             case 0x00..<0x20, 0x7F:
                 let hex: [UInt8] = Array("0123456789abcdef".utf8)
                 bytes.append(contentsOf: "\\u00".utf8)

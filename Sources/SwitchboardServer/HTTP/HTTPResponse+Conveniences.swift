@@ -1,3 +1,5 @@
+import SwitchboardCore
+
 extension HTTPResponse {
     /// The `Content-Type` of every JSON body the service sends (DESIGN §5).
     package static let jsonContentType = "application/json; charset=utf-8"
@@ -43,9 +45,7 @@ extension HTTPResponse {
     ///   - code: a stable, machine-readable `snake_case` code such as `url_too_long`.
     ///   - message: a sentence for humans; any characters are escaped correctly.
     package static func error(status: Int, code: String, message: String, headers: [Header] = []) -> HTTPResponse {
-        let body =
-            #"{"error": {"code": "# + JSONText.quoted(code) + #", "message": "#
-            + JSONText.quoted(message) + "}}"
-        return json(status: status, body, headers: headers)
+        let body: JSONValue = .object([("error", .object([("code", .string(code)), ("message", .string(message))]))])
+        return json(status: status, body.jsonText, headers: headers)
     }
 }

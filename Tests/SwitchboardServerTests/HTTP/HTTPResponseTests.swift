@@ -10,7 +10,7 @@ struct HTTPResponseTests {
         #expect(response.status == 400)
         #expect(response.header("content-type") == "application/json; charset=utf-8")
         #expect(
-            String(decoding: response.body, as: UTF8.self) == #"{"error": {"code": "invalid_url", "message": "bad"}}"#)
+            String(decoding: response.body, as: UTF8.self) == #"{"error":{"code":"invalid_url","message":"bad"}}"#)
     }
 
     @Test("error messages are escaped so the body stays valid JSON")

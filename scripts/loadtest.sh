@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Side-by-side load test: `switchboard serve` on the default config against nginx-light
+# returning a body of the same size, same wrk settings, interleaved rounds.
+#
+#   scripts/loadtest.sh                 # 64 and 256 connections, 10 s, 3 rounds
+#   DURATION=5s ROUNDS=1 scripts/loadtest.sh
+#
+# wrk runs on the same 2 cores as the servers, so every figure is CPU-bound: compare the
+# ratios of one run, not absolute numbers across runs. Only loopback addresses are used.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DURATION=${DURATION:-10s}
+ROUNDS=${ROUNDS:-3}
+CONNECTIONS=${CONNECTIONS:-"64 256"}
+SB_PORT=${SB_PORT:-18480}
+NGINX_PORT=${NGINX_PORT:-18481}
+
+scripts/install-deps.sh
+need=()
+command -v wrk >/dev/null || need+=(wrk)
+command -v nginx >/dev/null || need+=(nginx-light)
+if [ ${#need[@]} -gt 0 ]; then
+  sudo_cmd=""; [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+swift build -c release --product switchboard >/dev/null
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null; rm -rf "$work"' EXIT
+
+cp -r config "$work/config"
+sed -i "s#^data_dir:.*#data_dir: $work/data#" "$work/config/switchboard.yaml"
+.build/release/switchboard serve --config "$work/config" --listen "127.0.0.1:$SB_PORT" --log-level warning &
+sb_pid=$!
+
+# The nginx body: the mean size of Switchboard's answers for the same URLs.
+for _ in $(seq 50); do curl -fs "http://127.0.0.1:$SB_PORT/healthz" >/dev/null && break; sleep 0.1; done
+total=0; count=0
+while read -r url; do
+  [ -n "$url" ] || continue
+  size=$(curl -s -o /dev/null -w '%{size_download}' "http://127.0.0.1:$SB_PORT/resolve?url=$url")
+  total=$((total + size)); count=$((count + 1))
+done < scripts/loadtest/urls.txt
+body_size=$((total / count))
+body=$(printf '{"matched":true,"pad":"%*s"}' $((body_size - 26)) "" | tr ' ' x)
+
+cat > "$work/nginx.conf" <<NGINX
+worker_processes 2;
+pid $work/nginx.pid;
+error_log $work/nginx-error.log;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  keepalive_requests 1000000;
+  server {
+    listen 127.0.0.1:$NGINX_PORT;
+    location /resolve { default_type application/json; return 200 '$body'; }
+  }
+}
+NGINX
+nginx -c "$work/nginx.conf" -p "$work"
+sleep 0.3
+
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+nginx_ticks() { local sum=0; for p in $(pgrep -f "nginx: worker process" ); do sum=$((sum + $(cpu_ticks "$p"))); done; echo $sum; }
+hz=$(getconf CLK_TCK)
+
+run() { # name port conns -> "req/s p50 p99 cpu_us_per_req"
+  local name=$1 port=$2 conns=$3 before after out
+  if [ "$name" = switchboard ]; then before=$(cpu_ticks $sb_pid); else before=$(nginx_ticks); fi
+  out=$(URLS_FILE=scripts/loadtest/urls.txt wrk -t2 -c"$conns" -d"$DURATION" --latency -s scripts/loadtest/cycle.lua "http://127.0.0.1:$port" 2>&1)
+  if [ "$name" = switchboard ]; then after=$(cpu_ticks $sb_pid); else after=$(nginx_ticks); fi
+  local rps p50 p99 requests errors
+  rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
+  p50=$(awk '$1=="50%" {print $2}' <<<"$out")
+  p99=$(awk '$1=="99%" {print $2}' <<<"$out")
+  requests=$(awk '/requests in/ {print $1}' <<<"$out")
+  errors=$(awk '/Non-2xx|Socket errors/ {print}' <<<"$out" | tr '\n' ' ')
+  local cpu
+  cpu=$(awk -v t=$((after - before)) -v hz="$hz" -v n="$requests" 'BEGIN { printf "%.1f", t / hz / n * 1e6 }')
+  echo "$rps $p50 $p99 $cpu ${errors:-}"
+}
+
+to_ms() { awk -v v="$1" 'BEGIN { if (v ~ /us$/) printf "%.3f", v / 1000; else if (v ~ /ms$/) printf "%.3f", v + 0; else printf "%.3f", v * 1000 }'; }
+
+echo "body size $body_size bytes; wrk -t2, keep-alive, $DURATION per run, $ROUNDS interleaved rounds"
+printf '%-6s %-5s %-12s %10s %9s %9s %10s   %s\n' conns round server "req/s" "p50 ms" "p99 ms" "cpu us/req" notes
+for conns in $CONNECTIONS; do
+  for round in $(seq "$ROUNDS"); do
+    for name in switchboard nginx; do
+      port=$SB_PORT; [ "$name" = nginx ] && port=$NGINX_PORT
+      read -r rps p50 p99 cpu notes <<<"$(run $name $port "$conns")"
+      printf '%-6s %-5s %-12s %10s %9s %9s %10s   %s\n' "$conns" "$round" "$name" "$rps" "$(to_ms "$p50")" "$(to_ms "$p99")" "$cpu" "${notes:-}"
+      echo "$conns $name $rps $(to_ms "$p50") $(to_ms "$p99") $cpu" >> "$work/results"
+    done
+  done
+done
+
+echo
+echo "Medians over rounds, and Switchboard / nginx ratios:"
+python3 - "$work/results" <<'PY'
+import statistics, sys
+rows = [line.split() for line in open(sys.argv[1])]
+by = {}
+for conns, name, rps, p50, p99, cpu in rows:
+    by.setdefault((conns, name), []).append((float(rps), float(p50), float(p99), float(cpu)))
+print(f"{'conns':<6} {'sb req/s':>10} {'nginx req/s':>12} {'ratio':>6} {'sb p99':>8} {'nginx p99':>9} {'p99 ratio':>9} {'sb cpu':>7} {'nginx cpu':>9} {'cpu ratio':>9}")
+for conns in sorted({c for c, _ in by}, key=int):
+    sb = [statistics.median(x) for x in zip(*by[(conns, "switchboard")])]
+    ng = [statistics.median(x) for x in zip(*by[(conns, "nginx")])]
+    print(f"{conns:<6} {sb[0]:>10.0f} {ng[0]:>12.0f} {sb[0]/ng[0]:>6.2f} {sb[2]:>8.2f} {ng[2]:>9.2f} {sb[2]/ng[2]:>9.2f} {sb[3]:>7.1f} {ng[3]:>9.1f} {sb[3]/ng[3]:>9.2f}")
+PY
