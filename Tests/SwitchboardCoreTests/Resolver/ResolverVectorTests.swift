@@ -98,6 +98,42 @@ struct ResolverVectorTests {
         }
     }
 
+    /// A rule whose result parses but whose path does not decode: `invalid_url`, and the
+    /// message says it is the rewritten URL that is at fault.
+    @Test func rewrittenURLThatDoesNotDecode() throws {
+        var builder = ResolverBuilder(policy: AppLinkPolicy(schemes: ["myapp"], domains: []))
+        builder.add(Route(id: "x", module: "m", patterns: ["/x/:v"]))
+        builder.add(rules: [RewriteRule(id: "latin1", match: "^myapp://old/", target: "myapp://x/%FF")])
+        let resolver = try builder.build()
+        #expect {
+            try resolver.resolve("myapp://old/page")
+        } throws: { error in
+            guard let error = error as? ResolveError else { return false }
+            return error.code == "invalid_url" && error.message.hasPrefix("the rewritten URL myapp://x/%FF is invalid: ")
+        }
+        #expect {
+            try resolver.resolve("myapp://x/%FF")
+        } throws: { error in
+            (error as? ResolveError)?.message.hasPrefix("invalid URL: ") == true
+        }
+    }
+
+    /// The position in an `invalid_url` message is that of the bad escape in the URL given.
+    @Test(arguments: [
+        ("myapp://search/%C3%28", 15), ("myapp://search/ok/%FF?q=1", 18), ("myapp://us%C3er@%FF/x", 16),
+        ("https://shop.example.com/é/%FF", 27), ("myapp://%FF", 8), ("mailto:x%FF", 7),
+    ])
+    func invalidPathPositionIsInTheURL(url: String, position: Int) throws {
+        var builder = ResolverBuilder(policy: AppLinkPolicy(schemes: ["myapp"], domains: ["shop.example.com"]))
+        builder.add(Route(id: "x", module: "m", patterns: ["/x"]))
+        let resolver = try builder.build()
+        #expect {
+            try resolver.resolve(url)
+        } throws: { error in
+            (error as? ResolveError)?.message.hasSuffix("(at position \(position))") == true
+        }
+    }
+
     /// `resolveWithOutcome` reports the rule that could not apply (for metrics and `explain`).
     @Test func ruleErrorIsReportedInTheOutcome() throws {
         let group = try #require(Self.groups.first { $0.name == "rewrite rules before routing" })
