@@ -44,8 +44,10 @@ public struct Resolver: Sendable {
                     defaults: match.route.defaultParams, query: try final.queryItems(), captures: match.captures)
             }
         } catch {
-            let which = outcome.didRewrite ? "the rewritten URL \(final.string)" : "URL"
-            throw ResolveError(message: "invalid \(which): \(error.description)")
+            throw ResolveError(
+                message: outcome.didRewrite
+                    ? "the rewritten URL \(final.string) is invalid: \(error.description)"
+                    : "invalid URL: \(error.description)")
         }
         var fallbackURL: String?
         if match == nil, let fallback {

@@ -7,9 +7,13 @@
 /// are dropped.
 enum RouteSegments {
     /// Calls `body` with the decoded segments of `host` (when given) followed by `path`.
-    /// - Throws: ``URLParseError`` for a bad `%` escape or invalid UTF-8 after decoding.
+    /// - Parameters:
+    ///   - hostOffset, pathOffset: the UTF-8 offsets of `host` and `path` in the URL, added to
+    ///     the position of an error.
+    /// - Throws: ``URLParseError`` for a bad `%` escape or invalid UTF-8 after decoding; its
+    ///   position is the UTF-8 offset of the segment (plus `hostOffset` or `pathOffset`).
     static func withSegments<Result>(
-        host: String?, path: String,
+        host: String?, path: String, hostOffset: Int = 0, pathOffset: Int = 0,
         _ body: (UnsafeBufferPointer<PathSegment>) throws(URLParseError) -> Result
     ) throws(URLParseError) -> Result {
         var host = host
@@ -17,14 +21,16 @@ enum RouteSegments {
         // `String.withUTF8` rethrows untyped errors: carry the typed error out in a Swift.Result.
         let outcome = host.withUTF8Optional { hostBytes in
             path.withUTF8 { pathBytes in
-                Swift.Result { () throws(URLParseError) -> Result in try split(host: hostBytes, path: pathBytes, body) }
+                Swift.Result { () throws(URLParseError) -> Result in
+                    try split(host: hostBytes, path: pathBytes, hostOffset: hostOffset, pathOffset: pathOffset, body)
+                }
             }
         }
         return try outcome.get()
     }
 
     private static func split<Result>(
-        host: UnsafeBufferPointer<UInt8>?, path: UnsafeBufferPointer<UInt8>,
+        host: UnsafeBufferPointer<UInt8>?, path: UnsafeBufferPointer<UInt8>, hostOffset: Int, pathOffset: Int,
         _ body: (UnsafeBufferPointer<PathSegment>) throws(URLParseError) -> Result
     ) throws(URLParseError) -> Result {
         var capacity = 1 + (host == nil ? 0 : 1)
@@ -58,10 +64,10 @@ enum RouteSegments {
                     count += 1
                     scratchUsed += length
                 }
-                if let host { try add(host, offset: 0) }
+                if let host { try add(host, offset: hostOffset) }
                 var segmentStart = 0
                 for index in 0...path.count where index == path.count || path[index] == UInt8(ascii: "/") {
-                    try add(UnsafeBufferPointer(rebasing: path[segmentStart..<index]), offset: segmentStart)
+                    try add(UnsafeBufferPointer(rebasing: path[segmentStart..<index]), offset: pathOffset + segmentStart)
                     segmentStart = index + 1
                 }
                 return try body(UnsafeBufferPointer(rebasing: segments[0..<count]))

@@ -127,8 +127,23 @@ public struct Router: Sendable {
     /// - Throws: ``URLParseError`` when a path segment has a bad escape or invalid UTF-8.
     public func match(_ url: ParsedURL, isAppLink: Bool) throws(URLParseError) -> RouteMatch? {
         let request = TrieTable.Request(scheme: url.scheme, hostKey: Self.hostKey(url), isAppLink: isAppLink)
-        return try RouteSegments.withSegments(host: url.isHTTP ? nil : url.host, path: url.path) {
-            (segments) throws(URLParseError) -> RouteMatch? in
+        do {
+            return try match(url, request)
+        } catch {
+            // Splitting reports the UTF-8 offset of the bad segment: turn it into the
+            // character position in the URL, like every other URLParseError.
+            throw URLParseError(message: error.message, position: url.string.characterIndex(ofUTF8Offset: error.position))
+        }
+    }
+
+    private func match(_ url: ParsedURL, _ request: TrieTable.Request) throws(URLParseError) -> RouteMatch? {
+        // UTF-8 offsets of the host and path in the URL (`scheme://[userinfo@]host[:port]path?query#fragment`).
+        let hostOffset = url.scheme.utf8.count + 3 + (url.userinfo.map { $0.utf8.count + 1 } ?? 0)
+        let pathOffset = url.string.utf8.count - url.path.utf8.count
+            - (url.query.map { $0.utf8.count + 1 } ?? 0) - (url.fragment.map { $0.utf8.count + 1 } ?? 0)
+        return try RouteSegments.withSegments(
+            host: url.isHTTP ? nil : url.host, path: url.path, hostOffset: hostOffset, pathOffset: pathOffset
+        ) { (segments) throws(URLParseError) -> RouteMatch? in
             let found = table.lookup(segments, request)
             guard found >= 0 else { return nil }
             let entry = entries[Int(found)]

@@ -77,11 +77,23 @@ public struct ConfigDirectory: Sendable {
 
     private static func decode<Value: Decodable>(_ text: String, file: String, issues: inout [ConfigIssue]) -> Value? {
         do {
-            return try YAMLDecoder().decode(Value.self, from: text)
+            // A file with no content (empty, only comments, or a bare `---`) has no keys: every
+            // optional key takes its default, instead of "expected a mapping".
+            return try YAMLDecoder().decode(Value.self, from: isEmptyDocument(text) ? "{}" : text)
         } catch {
             issues.append(ConfigIssue(file: file, message: DecodingErrorDescription.describe(error)))
             return nil
         }
+    }
+}
+
+extension ConfigDirectory {
+    /// Whether the YAML text holds no document, or one that is only an empty plain scalar.
+    /// - Throws: `YamlError` for a syntax error.
+    static func isEmptyDocument(_ text: String) throws -> Bool {
+        guard let root = try Parser(yaml: text, resolver: .basic).singleRoot() else { return true }
+        guard case .scalar(let scalar) = root else { return false }
+        return scalar.style == .plain && scalar.string.isEmpty
     }
 }
 

@@ -28,15 +28,24 @@ public final class Snapshot: Sendable {
             policy: AppLinkPolicy(schemes: settings.schemes, domains: settings.domains),
             fallback: settings.fallback, maximumRoutes: settings.limits.maxRoutes)
         var fileByRouteID: [String: String] = [:]
+        // Where each route issue of `builder` comes from, in order: the file of the refused
+        // definition, and for a repeated id the file of its first definition.
+        var routeIssueOrigins: [(file: String, firstFile: String?)] = []
+        func add(_ route: Route, from file: String) {
+            let firstFile = fileByRouteID[route.id]
+            if firstFile == nil { fileByRouteID[route.id] = file }
+            let before = builder.issues.count
+            builder.add(route)
+            routeIssueOrigins += repeatElement((file: file, firstFile: firstFile), count: builder.issues.count - before)
+        }
         for loaded in config.routeFiles {
             for definition in loaded.file.routes {
-                if fileByRouteID[definition.id] == nil { fileByRouteID[definition.id] = loaded.path }
-                builder.add(definition.route(module: loaded.file.module))
+                add(definition.route(module: loaded.file.module), from: loaded.path)
             }
         }
         let configRouteIDs = Set(fileByRouteID.keys)
         for route in admin.routes {
-            builder.add(route.definition.route(module: route.module))
+            add(route.definition.route(module: route.module), from: "admin state")
         }
         builder.add(rules: admin.rules)
         builder.add(rules: config.rewriteRules)
@@ -44,11 +53,13 @@ public final class Snapshot: Sendable {
             let resolver = try builder.build()
             return Snapshot(resolver: resolver, config: config, admin: admin, configRouteIDs: configRouteIDs)
         } catch {
-            throw ConfigIssues(error.issues.map { issue in
+            // `build()` reports the route issues first, in the order they were found.
+            throw ConfigIssues(error.issues.enumerated().map { position, issue in
                 switch issue.subject {
                 case .route(let id):
-                    return ConfigIssue(
-                        file: fileByRouteID[id] ?? "admin state", item: id, message: issue.message, code: issue.code)
+                    let origin = position < routeIssueOrigins.count ? routeIssueOrigins[position] : (file: "admin state", firstFile: nil)
+                    let message = origin.firstFile.map { "\(issue.message) (first defined in \($0))" } ?? issue.message
+                    return ConfigIssue(file: origin.file, item: id, message: message, code: issue.code)
                 case .rule(let index, let id):
                     let isAdmin = index < admin.rules.count
                     let message = isAdmin

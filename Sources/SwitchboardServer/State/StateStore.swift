@@ -2,6 +2,8 @@
 import Glibc
 #endif
 import Foundation
+import SwitchboardCore
+import Yams
 
 /// Persists ``AdminState`` in `data_dir/state.json`, durably and atomically: write a temp
 /// file, fsync it, rename it over the old one, fsync the directory. A crash at any instant
@@ -34,7 +36,11 @@ public struct StateStore: Sendable {
             throw Failure(message: "cannot read \(path): \(error.localizedDescription)")
         }
         do {
-            return try JSONDecoder().decode(AdminState.self, from: data)
+            // The file must be JSON, but it is decoded with Yams (JSON is YAML) because
+            // JSONDecoder forgets the key order of objects, and a route's target is returned
+            // in the order it was given.
+            _ = try JSONSerialization.jsonObject(with: data)
+            return try YAMLDecoder().decode(AdminState.self, from: String(decoding: data, as: UTF8.self))
         } catch {
             throw Failure(
                 message: "\(path) is corrupt (\(DecodingErrorDescription.describe(error))); "
@@ -44,14 +50,9 @@ public struct StateStore: Sendable {
 
     /// Writes `state` durably; returns only once it is on disk.
     public func save(_ state: AdminState) throws(Failure) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let data: Data
-        do {
-            data = try encoder.encode(state)
-        } catch {
-            throw Failure(message: "cannot encode the admin state: \(error)")
-        }
+        // Written by hand rather than with JSONEncoder, which loses (or sorts) the key order
+        // of route targets.
+        let data = Data(state.fileText.utf8)
         try createDirectory()
         let temporary = directory + "/.state.json.\(getpid()).tmp"
         try writeSynced(data, to: temporary)
@@ -111,5 +112,36 @@ public struct StateStore: Sendable {
         guard fsync(descriptor) == 0 else {
             throw Failure(message: "cannot fsync \(directory): \(String(cString: strerror(errno)))")
         }
+    }
+}
+
+extension AdminState {
+    /// The content of `state.json`: JSON with one rule or route per line, keys in the order
+    /// `load` reads them and route targets exactly as given.
+    var fileText: String {
+        func list(_ items: [JSONValue]) -> String {
+            items.isEmpty ? "[]" : "[\n" + items.map { "    " + $0.jsonText }.joined(separator: ",\n") + "\n  ]"
+        }
+        let rules = rules.map { rule -> JSONValue in
+            .object([
+                ("id", .string(rule.id)), ("match", .string(rule.match)), ("target", .string(rule.target)),
+                ("last", .bool(rule.last)),
+            ])
+        }
+        let routes = routes.map { route -> JSONValue in
+            let definition = route.definition
+            var members: [(key: String, value: JSONValue)] = [("id", .string(definition.id)), ("module", .string(route.module))]
+            if definition.patterns.count == 1 {
+                members.append(("pattern", .string(definition.patterns[0])))
+            } else {
+                members.append(("patterns", .array(definition.patterns.map(JSONValue.string))))
+            }
+            members.append(("target", definition.target))
+            if !definition.params.isEmpty {
+                members.append(("params", .object(definition.params.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
+            }
+            return .object(members)
+        }
+        return "{\n  \"version\": \(version),\n  \"rules\": \(list(rules)),\n  \"routes\": \(list(routes))\n}\n"
     }
 }

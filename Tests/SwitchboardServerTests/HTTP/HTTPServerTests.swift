@@ -292,7 +292,7 @@ struct HTTPServerTests {
 
     @Test("graceful shutdown finishes an in-flight slow request and refuses new connections")
     func gracefulShutdown() async throws {
-        let echo = try EchoServer(slowDelay: .milliseconds(1_500))
+        let echo = try EchoServer(slowDelay: .seconds(4))
         let port = echo.port
         let client = try echo.client()
         try client.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
