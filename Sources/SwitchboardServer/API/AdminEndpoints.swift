@@ -36,10 +36,27 @@ struct AdminEndpoints {
             }
         case ("reload", nil, "POST"): return reload()
         case ("status", nil, "GET"): return status()
-        case ("rules", nil, _), ("routes", nil, _), ("rules", _?, _), ("routes", _?, _), ("reload", nil, _), ("status", nil, _):
-            return .error(status: 405, code: "method_not_allowed", message: "\(request.method) is not allowed on \(request.path)")
         default:
-            return notFound(request.path)
+            guard let allowed = Self.allowedMethods(resource: resource, hasID: id != nil) else {
+                return notFound(request.path)
+            }
+            let list = allowed.joined(separator: ", ")
+            return .error(
+                status: 405, code: "method_not_allowed", message: "\(request.method) is not allowed on \(request.path); use \(list)",
+                headers: [("Allow", list)])
+        }
+    }
+
+    /// The methods an admin resource answers (for `405` and its `Allow` header, RFC 9110
+    /// §15.5.6), or `nil` when there is no such resource.
+    private static func allowedMethods(resource: String, hasID: Bool) -> [String]? {
+        switch (resource, hasID) {
+        case ("rules", false): ["GET", "POST", "PUT"]
+        case ("routes", false): ["GET", "POST"]
+        case ("rules", true), ("routes", true): ["DELETE"]
+        case ("reload", false): ["POST"]
+        case ("status", false): ["GET"]
+        default: nil
         }
     }
 
