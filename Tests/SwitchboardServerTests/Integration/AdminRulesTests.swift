@@ -229,6 +229,27 @@ extension IntegrationTests {
             #expect(try rules(client).etag == #""4""#)
         }
 
+        @Test("a change that cannot be persisted is a 503 persistence_failed and is not applied")
+        func persistenceFailure() async throws {
+            let config = try TestConfig.demo()
+            // data_dir under a regular file: it can never be created, not even by root.
+            let blocker = config.root.path + "/blocker"
+            try Data("x".utf8).write(to: URL(fileURLWithPath: blocker))
+            let settings = try config.read("switchboard.yaml")
+                .replacingOccurrences(of: "data_dir: \"\(config.dataDirectory)\"", with: "data_dir: \"\(blocker)/data\"")
+            try config.write("switchboard.yaml", settings)
+            let server = try await InProcessServer(config: config)
+            let client = try server.client()
+            let refused = try client.admin("POST", "/admin/rules", json: Self.promo)
+            #expect(refused.status == 503, "\(refused.dump)")
+            #expect(refused.errorCode == "persistence_failed")
+            #expect(refused.etag == nil)
+            #expect(try client.resolve("shopapp://p/9").status == 404)
+            #expect(try rules(client).json["version"] as? Int == 0)
+            #expect(try client.admin("POST", "/admin/routes", json: #"{"id":"x","pattern":"/x","target":{}}"#).status == 503)
+            #expect(try client.resolve("shopapp://x").status == 404)
+        }
+
         @Test("two concurrent writers with the same If-Match: exactly one wins, the other gets 412")
         func concurrentWriters() async throws {
             let server = try await InProcessServer(config: .demo())
