@@ -81,6 +81,8 @@ let package = Package(
                 "SwitchboardServer",
                 "SwitchboardCore",
                 .product(name: "Logging", package: "swift-log"),
+                // Parses openapi.yaml in the OpenAPI coverage test.
+                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strictSettings
         ),

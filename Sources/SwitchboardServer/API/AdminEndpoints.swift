@@ -18,9 +18,13 @@ struct AdminEndpoints {
         switch (resource, id, request.method) {
         case ("rules", nil, "GET"): return listRules()
         case ("rules", nil, "POST"):
-            return change(request, status: 201) { (admin, _) throws(AdminChangeError) in try appendRules(request.body, to: &admin) }
+            return change(request, status: 201) { (admin, snapshot) throws(AdminChangeError) in
+                try appendRules(request.body, to: &admin, snapshot)
+            }
         case ("rules", nil, "PUT"):
-            return change(request, status: 200) { (admin, _) throws(AdminChangeError) in try replaceRules(request.body, in: &admin) }
+            return change(request, status: 200) { (admin, snapshot) throws(AdminChangeError) in
+                try replaceRules(request.body, in: &admin, snapshot)
+            }
         case ("rules", let id?, "DELETE"):
             return change(request, status: 204) { (admin, snapshot) throws(AdminChangeError) in
                 try deleteRule(id, from: &admin, snapshot)
@@ -36,10 +40,27 @@ struct AdminEndpoints {
             }
         case ("reload", nil, "POST"): return reload()
         case ("status", nil, "GET"): return status()
-        case ("rules", nil, _), ("routes", nil, _), ("rules", _?, _), ("routes", _?, _), ("reload", nil, _), ("status", nil, _):
-            return .error(status: 405, code: "method_not_allowed", message: "\(request.method) is not allowed on \(request.path)")
         default:
-            return notFound(request.path)
+            guard let allowed = Self.allowedMethods(resource: resource, hasID: id != nil) else {
+                return notFound(request.path)
+            }
+            let list = allowed.joined(separator: ", ")
+            return .error(
+                status: 405, code: "method_not_allowed", message: "\(request.method) is not allowed on \(request.path); use \(list)",
+                headers: [("Allow", list)])
+        }
+    }
+
+    /// The methods an admin resource answers (for `405` and its `Allow` header, RFC 9110
+    /// §15.5.6), or `nil` when there is no such resource.
+    private static func allowedMethods(resource: String, hasID: Bool) -> [String]? {
+        switch (resource, hasID) {
+        case ("rules", false): ["GET", "POST", "PUT"]
+        case ("routes", false): ["GET", "POST"]
+        case ("rules", true), ("routes", true): ["DELETE"]
+        case ("reload", false): ["POST"]
+        case ("status", false): ["GET"]
+        default: nil
         }
     }
 
@@ -131,16 +152,39 @@ struct AdminEndpoints {
         }
     }
 
-    private func appendRules(_ body: [UInt8], to admin: inout AdminState) throws(AdminChangeError) {
+    private func appendRules(_ body: [UInt8], to admin: inout AdminState, _ snapshot: Snapshot) throws(AdminChangeError) {
         let rules = try Self.decodeBatch(body, key: "rules", as: RewriteRule.self)
         try Self.validate(rules)
+        try Self.checkIDsAreFree(rules, adminRules: admin.rules, snapshot)
         admin.rules += rules
     }
 
-    private func replaceRules(_ body: [UInt8], in admin: inout AdminState) throws(AdminChangeError) {
+    private func replaceRules(_ body: [UInt8], in admin: inout AdminState, _ snapshot: Snapshot) throws(AdminChangeError) {
         let rules = try Self.decodeBatch(body, key: "rules", as: RewriteRule.self, requireBatch: true)
         try Self.validate(rules)
+        try Self.checkIDsAreFree(rules, adminRules: [], snapshot)
         admin.rules = rules
+    }
+
+    /// A new rule's id must not be taken by a config rule or a remaining admin rule (`409`
+    /// naming the batch index and who has the id, rather than the combined list's indexes).
+    private static func checkIDsAreFree(
+        _ rules: [RewriteRule], adminRules: [RewriteRule], _ snapshot: Snapshot
+    ) throws(AdminChangeError) {
+        for (index, rule) in rules.enumerated() {
+            let owner: String
+            if adminRules.contains(where: { $0.id == rule.id }) {
+                owner = "an admin rule (DELETE /admin/rules/\(rule.id) first, or PUT the whole list)"
+            } else if snapshot.config.rewriteRules.contains(where: { $0.id == rule.id }) {
+                owner = "a rule of rewrites.yaml"
+            } else {
+                continue
+            }
+            let message = "rule #\(index): id '\(rule.id)' is already used by \(owner)"
+            throw AdminChangeError(
+                status: 409, code: "conflict", message: message,
+                issues: [ConfigIssue(file: nil, item: rule.id, message: message, code: "duplicate_id")])
+        }
     }
 
     private func deleteRule(_ id: String, from admin: inout AdminState, _ snapshot: Snapshot) throws(AdminChangeError) {

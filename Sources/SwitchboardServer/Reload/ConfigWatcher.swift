@@ -37,7 +37,19 @@ package final class ConfigWatcher: Sendable {
         guard running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
             return
         }
-        let thread = Thread { [self] in self.run() }
+        // Arm inotify and take the baseline here, not on the new thread: a change made as soon
+        // as start() has returned (e.g. right after the service logged that it is listening)
+        // must not be folded into the baseline and missed.
+        let inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        var watchedRoutesDirectory = false
+        if inotify >= 0 {
+            addWatch(inotify, directory)
+            watchedRoutesDirectory = addWatch(inotify, directory + "/routes.d")
+        }
+        let baseline = fingerprint()
+        let thread = Thread { [self, watchedRoutesDirectory] in
+            self.run(inotify: inotify, watchedRoutesDirectory: watchedRoutesDirectory, baseline: baseline)
+        }
         thread.name = "switchboard.config-watcher"
         thread.start()
     }
@@ -47,18 +59,13 @@ package final class ConfigWatcher: Sendable {
         running.store(false, ordering: .releasing)
     }
 
-    private func run() {
-        let inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+    private func run(inotify: Int32, watchedRoutesDirectory: Bool, baseline: [String: [Int]]) {
         if inotify < 0 {
             logger.notice("inotify unavailable; polling the config directory", metadata: ["interval": "\(pollInterval)"])
         }
         defer { if inotify >= 0 { close(inotify) } }
-        var watchedRoutesDirectory = false
-        if inotify >= 0 {
-            addWatch(inotify, directory)
-            watchedRoutesDirectory = addWatch(inotify, directory + "/routes.d")
-        }
-        var last = fingerprint()
+        var watchedRoutesDirectory = watchedRoutesDirectory
+        var last = baseline
         while running.load(ordering: .acquiring) {
             wait(inotify)
             guard running.load(ordering: .acquiring) else { break }

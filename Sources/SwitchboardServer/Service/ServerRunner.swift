@@ -8,7 +8,8 @@ package final class ServerRunner: Sendable {
     package let service: SwitchboardService
     package let server: HTTPServer
     private let watcher: ConfigWatcher
-    private let signals: SignalHandler
+    /// `nil` when the caller handles signals itself (e.g. a test running several servers).
+    private let signals: SignalHandler?
     private let logger: Logger
 
     /// Loads everything and binds the socket; nothing is served until ``run()``.
@@ -17,9 +18,12 @@ package final class ServerRunner: Sendable {
     ///   - configDirectory: the config directory.
     ///   - listen: overrides `listen` from `switchboard.yaml`.
     ///   - pollInterval: how often the config directory is checked even without inotify events.
+    ///   - handlesSignals: whether ``run()`` reacts to SIGTERM/SIGINT/SIGHUP. Signal dispositions
+    ///     are process-wide: pass `false` when several runners share a process (tests), so
+    ///     that stopping one does not restore the default (fatal) action for the others.
     package init(
         configDirectory: String, listen: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
-        pollInterval: Duration = .seconds(1), logger: Logger
+        pollInterval: Duration = .seconds(1), handlesSignals: Bool = true, logger: Logger
     ) throws {
         let service = try SwitchboardService(configDirectory: configDirectory, environment: environment, logger: logger)
         let settings = service.snapshot.config.settings
@@ -39,15 +43,17 @@ package final class ServerRunner: Sendable {
             service.reload(trigger: "watch")
         }
         let server = self.server
-        self.signals = SignalHandler(
-            logger: logger,
-            onShutdown: { _ in server.shutdown(grace: .seconds(10)) },
-            onReload: { service.reload(trigger: "SIGHUP") })
+        self.signals = handlesSignals
+            ? SignalHandler(
+                logger: logger,
+                onShutdown: { _ in server.shutdown(grace: .seconds(10)) },
+                onReload: { service.reload(trigger: "SIGHUP") })
+            : nil
     }
 
     /// Starts serving; returns after a graceful shutdown (SIGTERM/SIGINT or ``shutdown()``).
     package func run() async throws {
-        signals.start()
+        signals?.start()
         try server.start()
         watcher.start()
         let snapshot = service.snapshot
@@ -61,7 +67,7 @@ package final class ServerRunner: Sendable {
             ])
         await server.waitUntilShutdown()
         watcher.stop()
-        signals.stop()
+        signals?.stop()
         logger.notice("switchboard stopped")
     }
 

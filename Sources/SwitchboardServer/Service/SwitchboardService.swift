@@ -141,9 +141,12 @@ package final class SwitchboardService: Sendable {
             do throws(ConfigIssues) {
                 next = try Snapshot.build(config: before.config, admin: admin)
             } catch {
+                // A limit hit is a 422, like the admin rule limit above, not a 400 blaming the input.
+                let limit = error.issues.contains { $0.code == "limit_exceeded" }
                 let conflict = error.issues.contains(where: \.isConflict)
                 throw AdminChangeError(
-                    status: conflict ? 409 : 400, code: conflict ? "conflict" : "invalid_change",
+                    status: limit ? 422 : conflict ? 409 : 400,
+                    code: limit ? "limit_exceeded" : conflict ? "conflict" : "invalid_change",
                     message: error.issues.map(\.description).joined(separator: "; "), issues: error.issues)
             }
             do throws(StateStore.Failure) {

@@ -47,7 +47,8 @@ final class HTTPTestClient {
     /// - Parameter timeout: the limit for each blocking send or receive.
     init(host: String = "127.0.0.1", port: Int, timeout: Duration = .seconds(10)) throws {
         let isIPv6 = host.contains(":")
-        let fd = Glibc.socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // Close-on-exec: servers run as child processes must not inherit test connections.
+        let fd = Glibc.socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw HTTPTestClientError.system("socket") }
         socket = fd
         var time = timeval(
@@ -81,7 +82,10 @@ final class HTTPTestClient {
         }
         guard result == 0 else {
             let error = HTTPTestClientError.system("connect to \(host):\(port)")
-            Glibc.close(fd)
+            // Through close(), which forgets the descriptor: deinit runs when an initializer
+            // throws here, and a second close(2) could close a descriptor that another
+            // thread has been given since (another test's socket, a server's file).
+            close()
             throw error
         }
     }

@@ -1,0 +1,242 @@
+import Foundation
+import SwitchboardCore
+import Testing
+import Yams
+
+extension IntegrationTests {
+    /// Keeps `openapi.yaml` true (DESIGN §1): every documented operation and status is
+    /// produced by a request and answered as documented (content type, headers, body schema,
+    /// with no undocumented members); every path and method the server answers is documented
+    /// (others get a 405 whose `Allow` lists exactly the documented methods).
+    @Suite("OpenAPI document matches the server")
+    struct OpenAPICoverageTests {
+        /// Every path the API handler answers (API/APIHandler.swift, API/AdminEndpoints.swift).
+        static let serverPaths = [
+            "/resolve", "/healthz", "/metrics", "/openapi.yaml", "/admin/rules", "/admin/rules/{id}", "/admin/routes",
+            "/admin/routes/{id}", "/admin/reload", "/admin/status",
+        ]
+
+        static let methods = ["GET", "POST", "PUT", "DELETE", "PATCH"]
+
+        typealias Send = @Sendable (HTTPTestClient, TestConfig) throws -> HTTPTestResponse
+
+        /// A request for every documented operation and status, in an order where each one gets
+        /// the status it expects (the server's config allows 2 admin rules and 37 routes).
+        static let steps: [(operation: String, status: Int, send: Send)] = [
+            ("GET /resolve", 200, { c, _ in try c.resolve("shopapp://product/1") }),
+            ("GET /resolve", 404, { c, _ in try c.resolve("shopapp://nowhere") }),
+            ("GET /resolve", 400, { c, _ in try c.request("GET", "/resolve") }),
+            ("GET /resolve", 414, { c, _ in try c.resolve("shopapp://search/" + String(repeating: "a", count: 9000)) }),
+            ("GET /healthz", 200, { c, _ in try c.request("GET", "/healthz") }),
+            ("GET /metrics", 200, { c, _ in try c.request("GET", "/metrics") }),
+            ("GET /openapi.yaml", 200, { c, _ in try c.request("GET", "/openapi.yaml") }),
+
+            ("POST /admin/rules", 201, { c, _ in try c.admin("POST", "/admin/rules", json: rule("cov")) }),
+            ("POST /admin/rules", 400, { c, _ in try c.admin("POST", "/admin/rules", json: #"{"id":"bad","match":"(","target":"x"}"#) }),
+            ("POST /admin/rules", 409, { c, _ in try c.admin("POST", "/admin/rules", json: rule("goods-renamed")) }),
+            ("POST /admin/rules", 412, { c, _ in try c.admin("POST", "/admin/rules", json: rule("x"), headers: [("If-Match", #""99""#)]) }),
+            ("POST /admin/rules", 413, { c, _ in try oversized(c, "POST", "/admin/rules") }),
+            ("POST /admin/rules", 422, { c, _ in try c.admin("POST", "/admin/rules", json: batch("rules", [rule("x1"), rule("x2")])) }),
+            ("PUT /admin/rules", 200, { c, _ in try c.admin("PUT", "/admin/rules", json: batch("rules", [rule("cov")])) }),
+            ("PUT /admin/rules", 400, { c, _ in try c.admin("PUT", "/admin/rules", json: rule("cov")) }),
+            ("PUT /admin/rules", 409, { c, _ in try c.admin("PUT", "/admin/rules", json: batch("rules", [rule("legacy-item-page")])) }),
+            ("PUT /admin/rules", 412, { c, _ in try c.admin("PUT", "/admin/rules", json: batch("rules", []), headers: [("If-Match", #""99""#)]) }),
+            ("PUT /admin/rules", 413, { c, _ in try oversized(c, "PUT", "/admin/rules") }),
+            ("PUT /admin/rules", 422, { c, _ in try c.admin("PUT", "/admin/rules", json: batch("rules", [rule("y1"), rule("y2"), rule("y3")])) }),
+            ("GET /admin/rules", 200, { c, _ in try c.admin("GET", "/admin/rules") }),
+            ("DELETE /admin/rules/{id}", 412, { c, _ in try c.admin("DELETE", "/admin/rules/cov", headers: [("If-Match", #""99""#)]) }),
+            ("DELETE /admin/rules/{id}", 204, { c, _ in try c.admin("DELETE", "/admin/rules/cov") }),
+            ("DELETE /admin/rules/{id}", 404, { c, _ in try c.admin("DELETE", "/admin/rules/cov") }),
+            ("DELETE /admin/rules/{id}", 409, { c, _ in try c.admin("DELETE", "/admin/rules/goods-renamed") }),
+
+            ("POST /admin/routes", 201, { c, _ in try c.admin("POST", "/admin/routes", json: route("cov")) }),
+            ("POST /admin/routes", 400, { c, _ in try c.admin("POST", "/admin/routes", json: #"{"id":"x","target":{}}"#) }),
+            ("POST /admin/routes", 409, { c, _ in try c.admin("POST", "/admin/routes", json: route("product.detail")) }),
+            ("POST /admin/routes", 412, { c, _ in try c.admin("POST", "/admin/routes", json: route("x"), headers: [("If-Match", #""99""#)]) }),
+            ("POST /admin/routes", 413, { c, _ in try oversized(c, "POST", "/admin/routes") }),
+            ("POST /admin/routes", 422, { c, _ in try c.admin("POST", "/admin/routes", json: route("one-too-many")) }),
+            ("GET /admin/routes", 200, { c, _ in try c.admin("GET", "/admin/routes") }),
+            ("DELETE /admin/routes/{id}", 412, { c, _ in try c.admin("DELETE", "/admin/routes/cov", headers: [("If-Match", #""99""#)]) }),
+            ("DELETE /admin/routes/{id}", 204, { c, _ in try c.admin("DELETE", "/admin/routes/cov") }),
+            ("DELETE /admin/routes/{id}", 404, { c, _ in try c.admin("DELETE", "/admin/routes/cov") }),
+            ("DELETE /admin/routes/{id}", 409, { c, _ in try c.admin("DELETE", "/admin/routes/product.detail") }),
+
+            ("GET /admin/status", 200, { c, _ in try c.admin("GET", "/admin/status") }),
+            ("POST /admin/reload", 200, { c, _ in try c.admin("POST", "/admin/reload") }),
+            ("POST /admin/reload", 422, { c, config in
+                try config.write("routes.d/broken.yaml", "module: broken\nroutes: [{ id: b, pattern: /b, tagret: {} }]\n")
+                return try c.admin("POST", "/admin/reload")
+            }),
+            ("GET /admin/status", 200, { c, _ in try c.admin("GET", "/admin/status") }),
+        ]
+
+        /// Documented statuses the steps do not produce: 401 and 403 have their own test; a
+        /// failed fsync (503) cannot be caused from here.
+        static func exercisedElsewhere(_ operation: String, _ status: String) -> Bool {
+            status == "503" || (operation.contains(" /admin/") && (status == "401" || status == "403"))
+        }
+
+        static func rule(_ id: String) -> String { #"{"id":"\#(id)","match":"^\#(id)://","target":"shopapp://me"}"# }
+        static func route(_ id: String) -> String { #"{"id":"\#(id)","pattern":"/\#(id)","target":{}}"# }
+        static func batch(_ key: String, _ items: [String]) -> String { #"{"\#(key)":[\#(items.joined(separator: ","))]}"# }
+
+        /// Announces a body over 1 MiB and reads the answer, without sending the body.
+        static func oversized(_ client: HTTPTestClient, _ method: String, _ path: String) throws -> HTTPTestResponse {
+            try client.send("\(method) \(path) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nContent-Length: 2000000\r\n\r\n")
+            return try client.readResponse()
+        }
+
+        /// The parsed document.
+        struct Document {
+            let root: [String: Any]
+
+            init() throws {
+                let text = try String(contentsOf: Repository.openAPI, encoding: .utf8)
+                root = try #require(try Yams.load(yaml: text) as? [String: Any])
+            }
+
+            var paths: [String: [String: Any]] {
+                (root["paths"] as? [String: Any] ?? [:]).compactMapValues { $0 as? [String: Any] }
+            }
+
+            /// `METHOD path` → the operation.
+            var operations: [String: [String: Any]] {
+                var result: [String: [String: Any]] = [:]
+                for (path, item) in paths {
+                    for (method, operation) in item {
+                        if let operation = operation as? [String: Any] { result["\(method.uppercased()) \(path)"] = operation }
+                    }
+                }
+                return result
+            }
+
+            func methods(of path: String) -> Set<String> {
+                Set((paths[path] ?? [:]).keys.map { $0.uppercased() }.filter { OpenAPICoverageTests.methods.contains($0) })
+            }
+
+            /// The documented responses, `$ref`s resolved.
+            func responses(_ operation: [String: Any]) -> [String: [String: Any]] {
+                var result: [String: [String: Any]] = [:]
+                for (status, response) in operation["responses"] as? [AnyHashable: Any] ?? [:] {
+                    guard var response = response as? [String: Any] else { continue }
+                    if let reference = response["$ref"] as? String { response = resolve(reference) ?? [:] }
+                    result["\(status)"] = response
+                }
+                return result
+            }
+
+            /// Records an issue for every way `response` differs from the documented `spec`:
+            /// content type, headers, and the body against the schema.
+            func check(_ response: HTTPTestResponse, against spec: [String: Any], _ operation: String) {
+                let where_ = "\(operation) \(response.status)"
+                for name in (spec["headers"] as? [String: Any] ?? [:]).keys {
+                    #expect(response.header(name) != nil, "\(where_): no \(name) header")
+                }
+                guard let content = spec["content"] as? [String: Any] else {
+                    #expect(response.body.isEmpty, "\(where_): a body that is not documented")
+                    return
+                }
+                let mediaType = response.header("Content-Type")?.split(separator: ";").first.map(String.init) ?? "none"
+                guard let media = content[mediaType] as? [String: Any] else {
+                    Issue.record("\(where_): \(mediaType) is not among \(content.keys.sorted())")
+                    return
+                }
+                guard mediaType == "application/json", let schema = media["schema"] as? [String: Any] else { return }
+                do {
+                    let value = try JSONDecoder().decode(JSONValue.self, from: Data(response.body))
+                    let problems = SchemaValidator(resolve: resolve).problems(value, schema)
+                    #expect(problems.isEmpty, "\(where_): \(problems)\n\(response.text)")
+                } catch {
+                    Issue.record("\(where_): the body is not JSON: \(error)")
+                }
+            }
+
+            /// `#/components/...`.
+            func resolve(_ reference: String) -> [String: Any]? {
+                var node: Any = root
+                for part in reference.split(separator: "/").dropFirst() {
+                    guard let next = (node as? [String: Any])?[String(part)] else { return nil }
+                    node = next
+                }
+                return node as? [String: Any]
+            }
+        }
+
+        @Test("the documented paths are exactly the paths the server answers")
+        func pathsMatch() throws {
+            let document = try Document()
+            #expect(Set(document.paths.keys) == Set(Self.serverPaths))
+            #expect(Set(document.operations.keys) == Set(Self.steps.map(\.operation)), "an operation without a step, or the reverse")
+        }
+
+        @Test("every documented operation and status is answered as documented: status, content type, headers, body schema")
+        func documentedResponses() async throws {
+            let document = try Document()
+            let config = try TestConfig.demo()
+            try config.writeSettings(try config.read("switchboard.yaml") + "limits: { max_admin_rules: 2, max_routes: 37 }\n")
+            let server = try await InProcessServer(config: config)
+            let operations = document.operations
+            var exercised: Set<String> = []
+            for (operation, status, send) in Self.steps {
+                let documented = try #require(operations[operation], "\(operation) is not documented")
+                let response = try send(server.client(), config)
+                #expect(response.status == status, "\(operation): \(response.dump)")
+                exercised.insert("\(operation) \(response.status)")
+                guard let spec = document.responses(documented)["\(response.status)"] else {
+                    Issue.record("\(operation): \(response.status) is not documented")
+                    continue
+                }
+                document.check(response, against: spec, operation)
+            }
+            for (operation, spec) in operations {
+                for status in document.responses(spec).keys where !Self.exercisedElsewhere(operation, status) {
+                    #expect(exercised.contains("\(operation) \(status)"), "no step answers \(operation) with \(status)")
+                }
+            }
+        }
+
+        @Test("admin operations answer 401 without a token and 403 while none is configured, as documented")
+        func adminRefusalsDocumented() async throws {
+            let document = try Document()
+            let server = try await InProcessServer(config: .demo())
+            let disabled = try await InProcessServer(config: .demo(), token: nil)
+            for (operation, spec) in document.operations where spec["security"] != nil {
+                let parts = operation.split(separator: " ")
+                let path = parts[1].replacingOccurrences(of: "{id}", with: "x")
+                let responses = document.responses(spec)
+                let unauthorized = try server.client().admin(String(parts[0]), path, token: nil, json: "{}")
+                #expect(unauthorized.status == 401)
+                let forbidden = try disabled.client().admin(String(parts[0]), path, token: "t", json: "{}")
+                #expect(forbidden.status == 403)
+                for response in [unauthorized, forbidden] {
+                    if let documented = responses["\(response.status)"] {
+                        document.check(response, against: documented, operation)
+                    } else {
+                        Issue.record("\(operation): \(response.status) is not documented")
+                    }
+                }
+            }
+        }
+
+        @Test("a method the document does not list is a 405 whose Allow lists the documented methods")
+        func undocumentedMethodsAreRefused() async throws {
+            let document = try Document()
+            let server = try await InProcessServer(config: .demo())
+            let client = try server.client()
+            for path in Self.serverPaths {
+                let documented = document.methods(of: path)
+                let concrete = path.replacingOccurrences(of: "{id}", with: "x")
+                for method in Self.methods where !documented.contains(method) {
+                    let response = try client.admin(method, concrete, json: method == "GET" || method == "DELETE" ? nil : "{}")
+                    #expect(response.status == 405, "\(method) \(path): \(response.dump)")
+                    let allowed = Set((response.header("Allow") ?? "").split(separator: ",").map { $0.trimmingSpaces() })
+                    #expect(allowed.subtracting(["HEAD"]) == documented, "\(method) \(path): Allow \(allowed)")
+                }
+            }
+            // A path the document does not list is a 404.
+            for path in ["/admin/other", "/admin/rules/a/b", "/resolve2", "/metrics/x"] {
+                #expect(try client.admin("GET", path).status == 404, "\(path)")
+            }
+        }
+    }
+}

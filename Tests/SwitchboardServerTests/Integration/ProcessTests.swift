@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension IntegrationTests {
+    /// The `switchboard serve` executable as a child process: durability across `kill -9`, a
+    /// corrupt state file, SIGHUP and SIGTERM (DESIGN §5, §6, §8).
+    @Suite("switchboard serve as a process")
+    struct ProcessTests {
+        @Test("an acknowledged admin change survives kill -9; the state file is valid JSON")
+        func survivesKill9() async throws {
+            let config = try TestConfig.demo()
+            let first = try ServerProcess(config: config, logName: "first.log")
+            try await first.waitUntilListening()
+            let rule = #"{"id":"promo","match":"^shopapp://p/([0-9]+)","target":"shopapp://product/$1"}"#
+            let route = #"{"id":"promo.flash","pattern":"/flash/:slot<int>","target":{"page":"FlashSale"}}"#
+            let client = try first.client()
+            #expect(try client.admin("POST", "/admin/routes", json: route).status == 201)
+            let created = try client.admin("POST", "/admin/rules", json: rule)
+            #expect(created.status == 201)
+            first.send(SIGKILL)
+            let killed = try #require(try await first.waitForExit())
+            #expect(killed.reason == .uncaughtSignal && killed.status == SIGKILL)
+
+            let data = try Data(contentsOf: URL(fileURLWithPath: config.stateFile))
+            let state = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            #expect(state["version"] as? Int == 2)
+            #expect((state["rules"] as? [[String: Any]])?.first?["id"] as? String == "promo")
+            // Only state.json is left: no temp file of an interrupted write.
+            #expect(try FileManager.default.contentsOfDirectory(atPath: config.dataDirectory) == ["state.json"])
+
+            let second = try ServerProcess(config: config, logName: "second.log")
+            try await second.waitUntilListening()
+            let again = try second.client()
+            let listed = try again.admin("GET", "/admin/rules")
+            #expect(listed.etag == #""2""#)
+            #expect((listed.json["rules"] as? [[String: Any]])?.first?["id"] as? String == "promo")
+            let resolved = try again.resolve("shopapp://p/9")
+            #expect(resolved.status == 200)
+            #expect(resolved.json["ruleIds"] as? [String] == ["promo"])
+            #expect(try again.resolve("shopapp://flash/2").json["routeId"] as? String == "promo.flash")
+            #expect(try again.admin("POST", "/admin/rules", json: rule.replacingOccurrences(of: "promo", with: "promo2")).etag == #""3""#)
+        }
+
+        @Test("a corrupt state file stops startup with a message naming it, and is left untouched")
+        func corruptStateFile() async throws {
+            let config = try TestConfig.demo()
+            try FileManager.default.createDirectory(atPath: config.dataDirectory, withIntermediateDirectories: true)
+            for garbage in [Array("{\"version\": 3, \"rules\": [".utf8), [0x00, 0xFF, 0x13, 0x37], Array("{}".utf8)] {
+                try Data(garbage).write(to: URL(fileURLWithPath: config.stateFile))
+                let process = try ServerProcess(config: config)
+                let exit = try #require(try await process.waitForExit(), "still running with a corrupt state file")
+                #expect(exit.reason == .exit && exit.status != 0)
+                #expect(process.log.contains(config.stateFile), "\(process.log)")
+                #expect(ServerProcess.listeningPort(in: process.log) == nil)
+                #expect(try Data(contentsOf: URL(fileURLWithPath: config.stateFile)) == Data(garbage))
+            }
+        }
+
+        @Test("a broken config stops startup with a message naming the file and the key")
+        func brokenConfigAtStartup() async throws {
+            let config = try TestConfig.demo()
+            try config.write("routes.d/cart.yaml", try config.read("routes.d/cart.yaml") + "    tagret: { page: X }\n")
+            let process = try ServerProcess(config: config)
+            let exit = try #require(try await process.waitForExit(), "still running with a broken config")
+            #expect(exit.reason == .exit && exit.status != 0)
+            #expect(process.log.contains("routes.d/cart.yaml") && process.log.contains("tagret"), "\(process.log)")
+        }
+
+        @Test("SIGHUP reloads the config")
+        func sighupReloads() async throws {
+            let config = try TestConfig.demo()
+            let process = try ServerProcess(config: config)
+            try await process.waitUntilListening()
+            let client = try process.client()
+            #expect(try client.admin("GET", "/admin/status").json["lastReload"].flatMap { ($0 as? [String: Any])?["trigger"] as? String } == "startup")
+            process.send(SIGHUP)
+            var status: [String: Any] = [:]
+            let reloaded = try await eventually {
+                status = try client.admin("GET", "/admin/status").json["lastReload"] as? [String: Any] ?? [:]
+                return status["trigger"] as? String == "SIGHUP"
+            }
+            #expect(reloaded, "\(status)\n\(process.log)")
+            #expect(status["ok"] as? Bool == true)
+            let metrics = try client.request("GET", "/metrics").text
+            #expect(metricValue(metrics, #"switchboard_reloads_total{result="ok"}"#) == 1)
+            #expect(try client.resolve("shopapp://product/1").status == 200)
+            // Still running and serving.
+            #expect(process.process.isRunning)
+        }
+
+        @Test("SIGTERM shuts down gracefully with exit status 0, idle keep-alive connections included")
+        func sigtermExitsZero() async throws {
+            let config = try TestConfig.demo()
+            let process = try ServerProcess(config: config)
+            try await process.waitUntilListening()
+            let idle = try process.client()
+            #expect(try idle.resolve("shopapp://product/1").status == 200)
+            process.send(SIGTERM)
+            let exit = try #require(try await process.waitForExit(timeout: .seconds(10)), "still running after SIGTERM:\n\(process.log)")
+            #expect(exit.reason == .exit)
+            #expect(exit.status == 0, "\(process.log)")
+            #expect(process.log.contains("switchboard stopped"))
+            #expect(try idle.waitForClose(timeout: .seconds(1)))
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Dispatch
+import Testing
+
+/// Runs each test of a suite on a task executor of its own, off Swift's cooperative pool.
+///
+/// The integration tests block on sockets (``HTTPTestClient`` is synchronous) and on
+/// server shutdowns. On the cooperative pool (one thread per core: two here) that would
+/// starve every other suite's tasks for as long as the requests take, and make timing-based
+/// tests elsewhere fail. A test keeps its task (so `#expect` and task-locals work); only the
+/// threads it runs on change.
+///
+/// ```swift
+/// @Suite("Admin rules over loopback", .blockingIO)
+/// ```
+struct BlockingIOTrait: SuiteTrait, TestTrait, TestScoping {
+    var isRecursive: Bool { true }
+
+    func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        guard testCase != nil else { return try await function() }
+        try await withTaskExecutorPreference(DispatchQueueTaskExecutor(label: "switchboard.tests.\(test.name)")) {
+            try await function()
+        }
+    }
+}
+
+extension Trait where Self == BlockingIOTrait {
+    /// See ``BlockingIOTrait``.
+    static var blockingIO: Self { Self() }
+}
+
+/// A task executor on a serial dispatch queue, whose threads are not the cooperative pool's.
+final class DispatchQueueTaskExecutor: TaskExecutor {
+    private let queue: DispatchQueue
+
+    init(label: String) {
+        queue = DispatchQueue(label: label)
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}

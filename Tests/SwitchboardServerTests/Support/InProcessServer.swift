@@ -1,0 +1,54 @@
+import Foundation
+import Logging
+import SwitchboardServer
+
+/// A whole Switchboard (`ServerRunner`: service, HTTP server, config watcher) running in the
+/// test process on a free loopback port, over a ``TestConfig``.
+///
+/// Signals are left alone (`handlesSignals: false`): dispositions are process-wide and other
+/// suites send signals to this process. Signal behaviour is tested with ``ServerProcess``.
+final class InProcessServer: Sendable {
+    let config: TestConfig
+    let runner: ServerRunner
+    let logs: CollectingLogHandler.Store
+    private let task: Task<Void, any Error>
+
+    var port: Int { runner.server.boundPort }
+
+    /// Starts the server and returns once it is serving and watching its config.
+    /// - Parameter token: the admin token; `nil` leaves the variable unset (admin is 403).
+    init(config: TestConfig, token: String? = "t", pollInterval: Duration = .milliseconds(200)) async throws {
+        self.config = config
+        let (logger, logs) = CollectingLogHandler.logger()
+        self.logs = logs
+        var environment: [String: String] = [:]
+        if let token { environment["SWITCHBOARD_ADMIN_TOKEN"] = token }
+        let runner = try ServerRunner(
+            configDirectory: config.directory, listen: "127.0.0.1:0", environment: environment,
+            pollInterval: pollInterval, handlesSignals: false, logger: logger)
+        self.runner = runner
+        task = Task { try await runner.run() }
+        let started = try await eventually(timeout: .seconds(10)) {
+            logs.all.contains { $0.message == "switchboard listening" }
+        }
+        guard started, runner.server.boundPort != 0 else {
+            runner.shutdown()
+            throw TestSetupError("the in-process server did not start: \(await task.result)")
+        }
+    }
+
+    deinit {
+        runner.shutdown()
+    }
+
+    /// A new keep-alive connection.
+    func client(timeout: Duration = .seconds(10)) throws -> HTTPTestClient {
+        try HTTPTestClient(port: port, timeout: timeout)
+    }
+
+    /// Shuts down gracefully and waits for `run()` to return.
+    func stop() async throws {
+        runner.shutdown()
+        try await task.value
+    }
+}
