@@ -2,13 +2,13 @@ import Foundation
 import Testing
 
 /// A fresh directory under the system temp directory, removed when the test is done.
-struct TemporaryDirectory: ~Copyable {
+final class TemporaryDirectory: Sendable {
     let url: URL
     var path: String { url.path }
 
-    init() throws {
+    init(prefix: String = "switchboard-tests") throws {
         url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("switchboard-tests-\(UUID().uuidString)", isDirectory: true)
+            .appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 

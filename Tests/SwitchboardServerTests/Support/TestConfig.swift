@@ -19,24 +19,6 @@ enum Repository {
     static var openAPI: URL { root.appendingPathComponent("openapi.yaml") }
 }
 
-/// A directory under the system temp directory, removed with everything in it when the value
-/// is released.
-final class TemporaryDirectory: Sendable {
-    let path: String
-
-    init(prefix: String = "switchboard-test") throws {
-        var template = Array("\(NSTemporaryDirectory())/\(prefix).XXXXXX".utf8CString)
-        guard let created = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw TestSetupError("mkdtemp: \(String(cString: strerror(errno)))")
-        }
-        path = String(cString: created)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-}
-
 /// A setup step of a test failed.
 struct TestSetupError: Error, CustomStringConvertible {
     let description: String
