@@ -56,7 +56,7 @@ public struct Resolver: Sendable {
         }
         let resolution = Resolution(
             url: text, rewrittenURL: outcome.didRewrite ? final.string : nil, ruleIDs: outcome.firedRuleIDs,
-            match: match, params: params, fallback: fallbackURL)
+            match: match, params: params, webURL: match?.route.web?.expand(params), fallback: fallbackURL)
         return (resolution, outcome)
     }
 

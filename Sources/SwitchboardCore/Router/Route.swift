@@ -10,16 +10,19 @@ public struct Route: Sendable, Hashable {
     public var target: JSONValue
     /// Default params, the lowest precedence (below query parameters and captures).
     public var defaultParams: [(name: String, value: String)]
+    /// Where the page lives on the web, filled from the merged params (returned as `webURL`).
+    public var web: WebURLTemplate?
 
     public init(
         id: String, module: String, patterns: [String], target: JSONValue = .object([]),
-        defaultParams: [(name: String, value: String)] = []
+        defaultParams: [(name: String, value: String)] = [], web: WebURLTemplate? = nil
     ) {
         self.id = id
         self.module = module
         self.patterns = patterns
         self.target = target
         self.defaultParams = defaultParams
+        self.web = web
     }
 
     public static func == (lhs: Route, rhs: Route) -> Bool {
@@ -27,6 +30,7 @@ public struct Route: Sendable, Hashable {
             && lhs.target == rhs.target
             && lhs.defaultParams.map(\.name) == rhs.defaultParams.map(\.name)
             && lhs.defaultParams.map(\.value) == rhs.defaultParams.map(\.value)
+            && lhs.web == rhs.web
     }
 
     public func hash(into hasher: inout Hasher) {

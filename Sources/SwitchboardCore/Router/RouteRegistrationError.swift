@@ -10,6 +10,8 @@ public struct RouteRegistrationError: Error, Sendable, Hashable, CustomStringCon
         case invalidID = "invalid_id"
         /// Another route already has this id.
         case duplicateID = "duplicate_id"
+        /// The route's `web` template is not an absolute http(s) URL or uses an unknown param.
+        case invalidWeb = "invalid_web"
         /// Too many routes for the configured limit.
         case limitExceeded = "limit_exceeded"
     }
