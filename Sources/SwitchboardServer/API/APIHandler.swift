@@ -37,6 +37,8 @@ package struct APIHandler: Sendable {
                 return ("resolve_batch", ResolveEndpoint(service: service).post(request))
             }
             return ("resolve", only(["GET", "HEAD", "POST"], request) { ResolveEndpoint(service: service).get(request) })
+        case "/open":
+            return ("open", only(["GET", "HEAD"], request) { OpenEndpoint(service: service).get(request) })
         case "/healthz":
             return ("healthz", only(["GET", "HEAD"], request) { .json(#"{"status":"ok"}"#) })
         case "/metrics":

@@ -11,9 +11,14 @@ public final class Snapshot: Sendable {
     /// Ids of the routes that come from route files.
     public let configRouteIDs: Set<String>
     public let builtAt: Date
+    /// Where `GET /open` may redirect (from `redirect_allow`, `redirect_allow_http`, `schemes`).
+    public let redirectPolicy: RedirectPolicy
 
     init(resolver: Resolver, config: ConfigDirectory, admin: AdminState, configRouteIDs: Set<String>) {
         self.resolver = resolver
+        self.redirectPolicy = RedirectPolicy(
+            allowedHosts: config.settings.redirectAllow, allowHTTP: config.settings.redirectAllowHTTP,
+            appSchemes: config.settings.schemes)
         self.config = config
         self.admin = admin
         self.configRouteIDs = configRouteIDs

@@ -7,6 +7,7 @@ struct AppsOpenAPITests {
     /// `(path, method)` pairs served by `APIHandler` for issue 5.
     static let served: [(path: String, method: String)] = [
         ("/resolve", "post"),
+        ("/open", "get"),
     ]
 
     @Test("every app endpoint has its path and method in openapi.yaml")
