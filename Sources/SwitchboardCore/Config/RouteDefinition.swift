@@ -6,6 +6,7 @@
 ///   target: { page: ProductDetail }
 ///   params: { source: deeplink }
 ///   web: https://m.example.com/p/:id   # optional: the page on the web
+///   app: false                          # optional: the app does not open these links
 /// ```
 public struct RouteDefinition: Sendable, Hashable, Codable {
     public var id: String
@@ -15,20 +16,24 @@ public struct RouteDefinition: Sendable, Hashable, Codable {
     /// The page on the web: an absolute http(s) URL template with `:name` placeholders
     /// filled from the merged params (see ``WebURLTemplate``).
     public var web: String?
+    /// Whether the app opens these links (default `true`); `false` makes the route an
+    /// `exclude` component of the apple-app-site-association file.
+    public var app: Bool?
 
     public init(
         id: String, patterns: [String], target: JSONValue = .object([]), params: [String: String] = [:],
-        web: String? = nil
+        web: String? = nil, app: Bool? = nil
     ) {
         self.id = id
         self.patterns = patterns
         self.target = target
         self.params = params
         self.web = web
+        self.app = app
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, pattern, patterns, target, params, web
+        case id, pattern, patterns, target, params, web, app
     }
 
     public init(from decoder: any Decoder) throws {
@@ -59,6 +64,7 @@ public struct RouteDefinition: Sendable, Hashable, Codable {
         }
         params = try container.decodeIfPresent([String: String].self, forKey: .params) ?? [:]
         web = try container.decodeIfPresent(String.self, forKey: .web)
+        app = try container.decodeIfPresent(Bool.self, forKey: .app)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -72,6 +78,7 @@ public struct RouteDefinition: Sendable, Hashable, Codable {
         try container.encode(target, forKey: .target)
         if !params.isEmpty { try container.encode(params, forKey: .params) }
         try container.encodeIfPresent(web, forKey: .web)
+        try container.encodeIfPresent(app, forKey: .app)
     }
 
     /// The runtime route for this definition, owned by `module`. Default params are sorted
@@ -80,6 +87,6 @@ public struct RouteDefinition: Sendable, Hashable, Codable {
         Route(
             id: id, module: module, patterns: patterns, target: target,
             defaultParams: params.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) },
-            web: web.map(WebURLTemplate.init))
+            web: web.map(WebURLTemplate.init), app: app ?? true)
     }
 }

@@ -17,6 +17,8 @@ public struct ServerSettings: Sendable, Hashable, Codable {
     public var redirectAllow: [String] = []
     /// Whether `GET /open` may redirect to `http` (not only `https`) URLs.
     public var redirectAllowHTTP: Bool = false
+    /// Apps published in the association files (`/.well-known/…`).
+    public var apps: AppsSettings = AppsSettings()
     /// Worker threads of the HTTP server; `nil` = one per core.
     public var threads: Int?
     /// Log one line per request.
@@ -68,7 +70,7 @@ public struct ServerSettings: Sendable, Hashable, Codable {
     public init() {}
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case listen, schemes, domains, fallback, threads, limits
+        case listen, schemes, domains, fallback, threads, limits, apps
         case dataDir = "data_dir"
         case adminTokenEnv = "admin_token_env"
         case accessLog = "access_log"
@@ -101,6 +103,7 @@ public struct ServerSettings: Sendable, Hashable, Codable {
             }
         }
         redirectAllowHTTP = try container.decodeIfPresent(Bool.self, forKey: .redirectAllowHTTP) ?? false
+        apps = try container.decodeIfPresent(AppsSettings.self, forKey: .apps) ?? AppsSettings()
         for scheme in schemes where scheme == "http" || scheme == "https" {
             throw DecodingError.dataCorruptedError(
                 forKey: .schemes, in: container,

@@ -12,10 +12,13 @@ public struct Route: Sendable, Hashable {
     public var defaultParams: [(name: String, value: String)]
     /// Where the page lives on the web, filled from the merged params (returned as `webURL`).
     public var web: WebURLTemplate?
+    /// Whether the app opens this route's https links; `false` publishes it as an `exclude`
+    /// component in the apple-app-site-association file.
+    public var app: Bool
 
     public init(
         id: String, module: String, patterns: [String], target: JSONValue = .object([]),
-        defaultParams: [(name: String, value: String)] = [], web: WebURLTemplate? = nil
+        defaultParams: [(name: String, value: String)] = [], web: WebURLTemplate? = nil, app: Bool = true
     ) {
         self.id = id
         self.module = module
@@ -23,6 +26,7 @@ public struct Route: Sendable, Hashable {
         self.target = target
         self.defaultParams = defaultParams
         self.web = web
+        self.app = app
     }
 
     public static func == (lhs: Route, rhs: Route) -> Bool {
@@ -30,7 +34,7 @@ public struct Route: Sendable, Hashable {
             && lhs.target == rhs.target
             && lhs.defaultParams.map(\.name) == rhs.defaultParams.map(\.name)
             && lhs.defaultParams.map(\.value) == rhs.defaultParams.map(\.value)
-            && lhs.web == rhs.web
+            && lhs.web == rhs.web && lhs.app == rhs.app
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -39,6 +39,10 @@ package struct APIHandler: Sendable {
             return ("resolve", only(["GET", "HEAD", "POST"], request) { ResolveEndpoint(service: service).get(request) })
         case "/open":
             return ("open", only(["GET", "HEAD"], request) { OpenEndpoint(service: service).get(request) })
+        case WellKnownEndpoint.appleAppSiteAssociationPath:
+            return ("aasa", only(["GET", "HEAD"], request) { WellKnownEndpoint(service: service).appleAppSiteAssociation(request) })
+        case WellKnownEndpoint.assetLinksPath:
+            return ("assetlinks", only(["GET", "HEAD"], request) { WellKnownEndpoint(service: service).assetLinks() })
         case "/healthz":
             return ("healthz", only(["GET", "HEAD"], request) { .json(#"{"status":"ok"}"#) })
         case "/metrics":

@@ -8,6 +8,8 @@ struct AppsOpenAPITests {
     static let served: [(path: String, method: String)] = [
         ("/resolve", "post"),
         ("/open", "get"),
+        ("/.well-known/apple-app-site-association", "get"),
+        ("/.well-known/assetlinks.json", "get"),
     ]
 
     @Test("every app endpoint has its path and method in openapi.yaml")
