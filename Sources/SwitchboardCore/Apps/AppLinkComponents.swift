@@ -114,26 +114,33 @@ public enum AssociationFiles {
     /// `/.well-known/apple-app-site-association` for one host:
     /// `{"applinks": {"details": [{"appIDs": [...], "components": [...]}]}}`.
     public static func appleAppSiteAssociation(apps: AppsSettings, components: AppLinkComponents, host: String) -> JSONValue {
-        let details: [JSONValue] = apps.ios.isEmpty ? [] : [
-            .object([
-                ("appIDs", .array(apps.ios.map { .string($0.appID) })),
-                ("components", components.components(forHost: host)),
-            ])
-        ]
+        let details: [JSONValue] =
+            apps.ios.isEmpty
+            ? []
+            : [
+                .object([
+                    ("appIDs", .array(apps.ios.map { .string($0.appID) })),
+                    ("components", components.components(forHost: host)),
+                ])
+            ]
         return .object([("applinks", .object([("details", .array(details))]))])
     }
 
     /// `/.well-known/assetlinks.json`: one statement per Android app.
     public static func assetLinks(apps: AppsSettings) -> JSONValue {
-        .array(apps.android.map { app in
-            .object([
-                ("relation", .array([.string("delegate_permission/common.handle_all_urls")])),
-                ("target", .object([
-                    ("namespace", .string("android_app")),
-                    ("package_name", .string(app.package)),
-                    ("sha256_cert_fingerprints", .array(app.sha256.map(JSONValue.string))),
-                ])),
-            ])
-        })
+        .array(
+            apps.android.map { app in
+                .object([
+                    ("relation", .array([.string("delegate_permission/common.handle_all_urls")])),
+                    (
+                        "target",
+                        .object([
+                            ("namespace", .string("android_app")),
+                            ("package_name", .string(app.package)),
+                            ("sha256_cert_fingerprints", .array(app.sha256.map(JSONValue.string))),
+                        ])
+                    ),
+                ])
+            })
     }
 }

@@ -64,9 +64,10 @@ public struct AppsSettings: Sendable, Hashable, Codable {
         /// `XX:XX:…` with 32 uppercase hexadecimal pairs.
         static func isFingerprint(_ text: String) -> Bool {
             let pairs = text.split(separator: ":", omittingEmptySubsequences: false)
-            return pairs.count == 32 && pairs.allSatisfy { pair in
-                pair.count == 2 && pair.allSatisfy { $0.isHexDigit && !$0.isLowercase }
-            }
+            return pairs.count == 32
+                && pairs.allSatisfy { pair in
+                    pair.count == 2 && pair.allSatisfy { $0.isHexDigit && !$0.isLowercase }
+                }
         }
     }
 

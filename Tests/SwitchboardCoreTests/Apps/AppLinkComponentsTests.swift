@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SwitchboardCore
 
 /// AASA components from routes: which patterns apply to a host, their `/` values and order.
@@ -30,9 +31,10 @@ struct AppLinkComponentsTests {
     @Test("the router's priority order, path-only patterns for domains, host patterns for their host")
     func order() {
         let components = AppLinkComponents(routes: Self.routes, domains: ["shop.example.com"])
-        #expect(Self.paths(components.components(forHost: "shop.example.com")) == [
-            "/p/*/reviews", "/p/new", "/p/*", "/only/*", "/search/*", "/account/*", "/search", "/",
-        ])
+        #expect(
+            Self.paths(components.components(forHost: "shop.example.com")) == [
+                "/p/*/reviews", "/p/new", "/p/*", "/only/*", "/search/*", "/account/*", "/search", "/",
+            ])
         #expect(Self.paths(components.components(forHost: "other.example.com")) == ["/o/*"])
         #expect(Self.paths(components.components(forHost: "evil.example.com")) == [])
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SwitchboardCore
 
 /// The open-redirect guard: hosts are compared after parsing, never as prefixes.
@@ -62,8 +63,10 @@ struct RedirectPolicyTests {
 
     @Test(
         "bad redirect_allow entries are described",
-        arguments: ["", "*.", "https://trusted.com", "trusted.com/x", "user@trusted.com", "trusted.com:443",
-                    "*trusted.com", "a.*.com", "trusted.com.", ".trusted.com", "a..b", "trusted .com"])
+        arguments: [
+            "", "*.", "https://trusted.com", "trusted.com/x", "user@trusted.com", "trusted.com:443",
+            "*trusted.com", "a.*.com", "trusted.com.", ".trusted.com", "a..b", "trusted .com",
+        ])
     func badEntries(entry: String) {
         #expect(RedirectPolicy.entryProblem(entry) != nil)
     }

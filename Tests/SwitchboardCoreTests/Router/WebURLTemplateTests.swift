@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SwitchboardCore
 
 /// A route's `web` template: validated at registration, filled with percent-encoded params,

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SwitchboardServer
 
 /// The endpoints of issue 5 are described in the served `openapi.yaml`.

@@ -1,6 +1,7 @@
 import Foundation
 import SwitchboardCore
 import Testing
+
 @testable import SwitchboardServer
 
 /// The whole API (service + handler + HTTP server) on 127.0.0.1, port 0, serving a config

@@ -1,6 +1,7 @@
 import Foundation
 import SwitchboardCore
 import Testing
+
 @testable import SwitchboardServer
 
 /// A route's `web` URL: loaded from route files, validated naming the route, and returned by
@@ -33,7 +34,9 @@ struct WebURLTests {
     @Test("a bad web template fails the load, naming the file and the route id")
     func invalidAtLoad() throws {
         let directory = try TemporaryDirectory()
-        try directory.write("routes.d/product.yaml", """
+        try directory.write(
+            "routes.d/product.yaml",
+            """
             module: product
             routes:
               - id: product.detail
@@ -59,7 +62,9 @@ struct WebURLTests {
     @Test("web must be a string and unknown route keys are still refused")
     func strictKeys() throws {
         let directory = try TemporaryDirectory()
-        try directory.write("routes.d/product.yaml", """
+        try directory.write(
+            "routes.d/product.yaml",
+            """
             module: product
             routes:
               - id: product.detail

@@ -1,6 +1,7 @@
 import Foundation
 import SwitchboardCore
 import Testing
+
 @testable import SwitchboardServer
 
 /// `GET /open` over a real loopback socket: 302 only to allowed targets, 404 `no_redirect`
@@ -79,8 +80,10 @@ struct OpenRedirectTests {
 
     @Test(
         "bad input is a 404 that does not echo the input",
-        arguments: ["/open", "/open?url=", "/open?url=%2F%2Fevil.com", "/open?url=javascript%3Aalert(1)",
-                    "/open?url=a&url=b", "/open?url=%ZZ", "/open?url=https%3A%2F%2Fevil.com%00"])
+        arguments: [
+            "/open", "/open?url=", "/open?url=%2F%2Fevil.com", "/open?url=javascript%3Aalert(1)",
+            "/open?url=a&url=b", "/open?url=%ZZ", "/open?url=https%3A%2F%2Fevil.com%00",
+        ])
     func badInput(target: String) throws {
         let server = try AppsTestServer(settings: Self.settings(fallback: nil), routes: Self.routes)
         let response = try server.request("GET", target)

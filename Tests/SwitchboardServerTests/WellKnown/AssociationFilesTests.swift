@@ -1,6 +1,7 @@
 import Foundation
 import SwitchboardCore
 import Testing
+
 @testable import SwitchboardServer
 
 /// `/.well-known/apple-app-site-association` and `/.well-known/assetlinks.json` over a real
