@@ -140,6 +140,8 @@ extension AdminState {
             if !definition.params.isEmpty {
                 members.append(("params", .object(definition.params.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
             }
+            if let web = definition.web { members.append(("web", .string(web))) }
+            if let app = definition.app { members.append(("app", .bool(app))) }
             return .object(members)
         }
         return "{\n  \"version\": \(version),\n  \"rules\": \(list(rules)),\n  \"routes\": \(list(routes))\n}\n"
