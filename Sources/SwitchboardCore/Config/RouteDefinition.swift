@@ -7,6 +7,7 @@
 ///   params: { source: deeplink }
 ///   web: https://m.example.com/p/:id   # optional: the page on the web
 ///   app: false                          # optional: the app does not open these links
+///   minAppVersion: 5.2.0                # optional: older apps open `web` instead
 /// ```
 public struct RouteDefinition: Sendable, Hashable, Codable {
     public var id: String
@@ -19,10 +20,13 @@ public struct RouteDefinition: Sendable, Hashable, Codable {
     /// Whether the app opens these links (default `true`); `false` makes the route an
     /// `exclude` component of the apple-app-site-association file.
     public var app: Bool?
+    /// The oldest app version that shows this route natively (needs `web`).
+    public var minAppVersion: String?
 
     public init(
         id: String, patterns: [String], target: JSONValue = .object([]), params: [String: String] = [:],
-        web: String? = nil, app: Bool? = nil
+        web: String? = nil, app: Bool? = nil,
+        minAppVersion: String? = nil
     ) {
         self.id = id
         self.patterns = patterns
@@ -30,10 +34,11 @@ public struct RouteDefinition: Sendable, Hashable, Codable {
         self.params = params
         self.web = web
         self.app = app
+        self.minAppVersion = minAppVersion
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, pattern, patterns, target, params, web, app
+        case id, pattern, patterns, target, params, web, app, minAppVersion
     }
 
     public init(from decoder: any Decoder) throws {
@@ -65,6 +70,7 @@ public struct RouteDefinition: Sendable, Hashable, Codable {
         params = try container.decodeIfPresent([String: String].self, forKey: .params) ?? [:]
         web = try container.decodeIfPresent(String.self, forKey: .web)
         app = try container.decodeIfPresent(Bool.self, forKey: .app)
+        minAppVersion = try container.decodeIfPresent(String.self, forKey: .minAppVersion)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -79,6 +85,7 @@ public struct RouteDefinition: Sendable, Hashable, Codable {
         if !params.isEmpty { try container.encode(params, forKey: .params) }
         try container.encodeIfPresent(web, forKey: .web)
         try container.encodeIfPresent(app, forKey: .app)
+        try container.encodeIfPresent(minAppVersion, forKey: .minAppVersion)
     }
 
     /// The runtime route for this definition, owned by `module`. Default params are sorted
@@ -87,6 +94,7 @@ public struct RouteDefinition: Sendable, Hashable, Codable {
         Route(
             id: id, module: module, patterns: patterns, target: target,
             defaultParams: params.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) },
-            web: web.map(WebURLTemplate.init), app: app ?? true)
+            web: web.map(WebURLTemplate.init), app: app ?? true,
+            minAppVersion: minAppVersion)
     }
 }

@@ -95,6 +95,18 @@ public struct RouterBuilder: Sendable {
                 throw RouteRegistrationError(kind: .invalidWeb, routeID: route.id, message: error.message)
             }
         }
+        if let minimum = route.minAppVersion {
+            guard SemanticVersion(minimum) != nil else {
+                throw RouteRegistrationError(
+                    kind: .invalidMinAppVersion, routeID: route.id,
+                    message: "minAppVersion '\(minimum)' is not a version such as 5.2.0")
+            }
+            guard route.web != nil else {
+                throw RouteRegistrationError(
+                    kind: .invalidMinAppVersion, routeID: route.id,
+                    message: "minAppVersion needs a 'web' URL to send older apps to")
+            }
+        }
         // Check every expansion before changing anything, so a refused route leaves no trace.
         var claimed: [(node: Int, scheme: String?, host: String?)] = []
         var planned: [(pattern: RoutePattern, node: Int?)] = []

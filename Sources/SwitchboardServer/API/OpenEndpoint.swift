@@ -18,7 +18,8 @@ struct OpenEndpoint {
         let snapshot = service.snapshot
         let resolution: Resolution
         do {
-            let (resolved, outcome) = try snapshot.resolver.resolveWithOutcome(url)
+            let context = RequestContext(request: request, query: items, now: service.clock())
+            let (resolved, outcome) = try snapshot.resolver.resolveWithOutcome(url, context: context)
             service.metrics.recordResolution(
                 routeID: resolved.match?.route.id, firedRuleIDs: resolved.ruleIDs,
                 ruleErrors: outcome.errors.count, limitHits: outcome.limitHits.count)

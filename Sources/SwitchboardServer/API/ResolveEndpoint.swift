@@ -24,7 +24,8 @@ struct ResolveEndpoint {
                 : "missing url parameter: GET /resolve?url=<percent-encoded URL>"
             return .error(status: 400, code: "invalid_url", message: message)
         }
-        let answer = resolve(url, with: service.snapshot)
+        let context = RequestContext(request: request, query: items, now: service.clock())
+        let answer = resolve(url, with: service.snapshot, context: context)
         return .json(status: answer.status, Self.bytes(answer.body))
     }
 
@@ -47,8 +48,10 @@ struct ResolveEndpoint {
                 message: "\(urls.count) URLs in one batch; the limit is \(Self.maximumBatchSize): split the batch")
         }
         let snapshot = service.snapshot
+        let query = (try? ParsedURL.queryItems(ofRawQuery: request.query ?? "")) ?? []
+        let context = RequestContext(request: request, query: query, now: service.clock())
         let results: [JSONValue] = urls.map { url in
-            let answer = resolve(url, with: snapshot)
+            let answer = resolve(url, with: snapshot, context: context)
             guard case .object(var members) = answer.body else { return answer.body }
             members.append(("status", .number(Double(answer.status))))
             return .object(members)
@@ -57,12 +60,12 @@ struct ResolveEndpoint {
     }
 
     /// The status and body `GET /resolve` answers for `url`, recording metrics.
-    private func resolve(_ url: String, with snapshot: Snapshot) -> (status: Int, body: JSONValue) {
+    private func resolve(_ url: String, with snapshot: Snapshot, context: RequestContext) -> (status: Int, body: JSONValue) {
         guard !url.isEmpty else {
             return (400, Self.errorBody(code: "invalid_url", message: "the URL is empty"))
         }
         do {
-            let (resolution, outcome) = try snapshot.resolver.resolveWithOutcome(url)
+            let (resolution, outcome) = try snapshot.resolver.resolveWithOutcome(url, context: context)
             service.metrics.recordResolution(
                 routeID: resolution.match?.route.id, firedRuleIDs: resolution.ruleIDs,
                 ruleErrors: outcome.errors.count, limitHits: outcome.limitHits.count)

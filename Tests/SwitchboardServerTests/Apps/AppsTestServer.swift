@@ -16,13 +16,18 @@ final class AppsTestServer {
     ///   - settings: `switchboard.yaml` without `data_dir` (added here).
     ///   - routes: `routes.d/<name>.yaml` files.
     ///   - rewrites: `rewrites.yaml`, when given.
-    init(settings: String, routes: [String: String], rewrites: String? = nil) throws {
+    ///   - clock: the service's clock (seconds since the epoch).
+    init(
+        settings: String, routes: [String: String], rewrites: String? = nil,
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) throws {
         let directory = try TemporaryDirectory()
         try directory.write("switchboard.yaml", settings + "\ndata_dir: \(directory.path)/data\n")
         for (name, text) in routes { try directory.write("routes.d/\(name).yaml", text) }
         if let rewrites { try directory.write("rewrites.yaml", rewrites) }
         let (logger, _) = CollectingLogHandler.logger()
-        let service = try SwitchboardService(configDirectory: directory.path, environment: [:], logger: logger)
+        let service = try SwitchboardService(
+            configDirectory: directory.path, environment: [:], logger: logger, clock: clock)
         let handler = APIHandler(service: service, accessLog: false, openAPIDocument: PackageResources.openapi_yaml)
         server = try HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0), logger: logger) {
             handler.handle($0)
