@@ -25,7 +25,8 @@ struct ResolveCommand: ParsableCommand {
             throw ExitCode(2)
         }
         do {
-            let resolution = try snapshot.resolver.resolve(url)
+            // Time-window rules apply as they would in the server now.
+            let resolution = try snapshot.resolver.resolve(url, context: RequestContext(now: Date().timeIntervalSince1970))
             print(String(decoding: resolution.jsonBytes, as: UTF8.self))
             throw ExitCode(resolution.matched ? 0 : 1)
         } catch let error as ResolveError {

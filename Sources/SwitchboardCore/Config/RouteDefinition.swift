@@ -5,22 +5,40 @@
 ///   pattern: /product/:id          # or patterns: [...]
 ///   target: { page: ProductDetail }
 ///   params: { source: deeplink }
+///   web: https://m.example.com/p/:id   # optional: the page on the web
+///   app: false                          # optional: the app does not open these links
+///   minAppVersion: 5.2.0                # optional: older apps open `web` instead
 /// ```
 public struct RouteDefinition: Sendable, Hashable, Codable {
     public var id: String
     public var patterns: [String]
     public var target: JSONValue
     public var params: [String: String]
+    /// The page on the web: an absolute http(s) URL template with `:name` placeholders
+    /// filled from the merged params (see ``WebURLTemplate``).
+    public var web: String?
+    /// Whether the app opens these links (default `true`); `false` makes the route an
+    /// `exclude` component of the apple-app-site-association file.
+    public var app: Bool?
+    /// The oldest app version that shows this route natively (needs `web`).
+    public var minAppVersion: String?
 
-    public init(id: String, patterns: [String], target: JSONValue = .object([]), params: [String: String] = [:]) {
+    public init(
+        id: String, patterns: [String], target: JSONValue = .object([]), params: [String: String] = [:],
+        web: String? = nil, app: Bool? = nil,
+        minAppVersion: String? = nil
+    ) {
         self.id = id
         self.patterns = patterns
         self.target = target
         self.params = params
+        self.web = web
+        self.app = app
+        self.minAppVersion = minAppVersion
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, pattern, patterns, target, params
+        case id, pattern, patterns, target, params, web, app, minAppVersion
     }
 
     public init(from decoder: any Decoder) throws {
@@ -50,6 +68,9 @@ public struct RouteDefinition: Sendable, Hashable, Codable {
                 forKey: .target, in: container, debugDescription: "route '\(id)': 'target' must be an object")
         }
         params = try container.decodeIfPresent([String: String].self, forKey: .params) ?? [:]
+        web = try container.decodeIfPresent(String.self, forKey: .web)
+        app = try container.decodeIfPresent(Bool.self, forKey: .app)
+        minAppVersion = try container.decodeIfPresent(String.self, forKey: .minAppVersion)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -62,6 +83,9 @@ public struct RouteDefinition: Sendable, Hashable, Codable {
         }
         try container.encode(target, forKey: .target)
         if !params.isEmpty { try container.encode(params, forKey: .params) }
+        try container.encodeIfPresent(web, forKey: .web)
+        try container.encodeIfPresent(app, forKey: .app)
+        try container.encodeIfPresent(minAppVersion, forKey: .minAppVersion)
     }
 
     /// The runtime route for this definition, owned by `module`. Default params are sorted
@@ -69,6 +93,8 @@ public struct RouteDefinition: Sendable, Hashable, Codable {
     public func route(module: String) -> Route {
         Route(
             id: id, module: module, patterns: patterns, target: target,
-            defaultParams: params.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) })
+            defaultParams: params.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) },
+            web: web.map(WebURLTemplate.init), app: app ?? true,
+            minAppVersion: minAppVersion)
     }
 }

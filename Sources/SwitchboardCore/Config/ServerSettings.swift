@@ -13,6 +13,12 @@ public struct ServerSettings: Sendable, Hashable, Codable {
     public var adminTokenEnv: String = "SWITCHBOARD_ADMIN_TOKEN"
     /// Template for unmatched URLs (rewrite-target variables, of the input URL).
     public var fallback: String?
+    /// Hosts `GET /open` may redirect to: exact hosts, or `*.example.com` for its subdomains.
+    public var redirectAllow: [String] = []
+    /// Whether `GET /open` may redirect to `http` (not only `https`) URLs.
+    public var redirectAllowHTTP: Bool = false
+    /// Apps published in the association files (`/.well-known/…`).
+    public var apps: AppsSettings = AppsSettings()
     /// Worker threads of the HTTP server; `nil` = one per core.
     public var threads: Int?
     /// Log one line per request.
@@ -64,10 +70,12 @@ public struct ServerSettings: Sendable, Hashable, Codable {
     public init() {}
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case listen, schemes, domains, fallback, threads, limits
+        case listen, schemes, domains, fallback, threads, limits, apps
         case dataDir = "data_dir"
         case adminTokenEnv = "admin_token_env"
         case accessLog = "access_log"
+        case redirectAllow = "redirect_allow"
+        case redirectAllowHTTP = "redirect_allow_http"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -87,6 +95,15 @@ public struct ServerSettings: Sendable, Hashable, Codable {
         }
         accessLog = try container.decodeIfPresent(Bool.self, forKey: .accessLog) ?? false
         limits = try container.decodeIfPresent(Limits.self, forKey: .limits) ?? Limits()
+        redirectAllow = try (container.decodeIfPresent([String].self, forKey: .redirectAllow) ?? []).map { $0.lowercased() }
+        for entry in redirectAllow {
+            if let problem = RedirectPolicy.entryProblem(entry) {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .redirectAllow, in: container, debugDescription: "redirect_allow: \(problem)")
+            }
+        }
+        redirectAllowHTTP = try container.decodeIfPresent(Bool.self, forKey: .redirectAllowHTTP) ?? false
+        apps = try container.decodeIfPresent(AppsSettings.self, forKey: .apps) ?? AppsSettings()
         for scheme in schemes where scheme == "http" || scheme == "https" {
             throw DecodingError.dataCorruptedError(
                 forKey: .schemes, in: container,

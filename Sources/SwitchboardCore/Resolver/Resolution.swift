@@ -10,6 +10,11 @@ public struct Resolution: Sendable {
     public let match: RouteMatch?
     /// Merged params: route defaults < query parameters < path captures.
     public let params: [(name: String, value: JSONValue)]
+    /// The matched route's `web` template filled from ``params``; `nil` when it has none.
+    public let webURL: String?
+    /// Whether the app is older than the route's `minAppVersion` and should open ``webURL``
+    /// instead of the native target.
+    public let openWeb: Bool
     /// The expanded fallback template, for an unmatched URL when one is configured.
     public let fallback: String?
 
@@ -27,6 +32,8 @@ public struct Resolution: Sendable {
             members.append(("pattern", .string(match.pattern)))
             members.append(("target", match.route.target))
             members.append(("params", .object(params.map { (key: $0.name, value: $0.value) })))
+            if let webURL { members.append(("webURL", .string(webURL))) }
+            if openWeb { members.append(("openWeb", .bool(true))) }
         } else if let fallback {
             members.append(("fallback", .string(fallback)))
         }

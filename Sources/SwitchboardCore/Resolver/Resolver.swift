@@ -24,16 +24,22 @@ public struct Resolver: Sendable {
 
     /// Resolves one URL and also reports what the rewrite pass did (for metrics).
     ///
+    /// - Parameters:
+    ///   - text: the URL.
+    ///   - context: the asking app (platform, version, device) and the time, for conditional
+    ///     rules and `minAppVersion`.
     /// - Throws: ``ResolveError`` (`invalid_url`) when the URL is malformed, or when the URL
     ///   to route has a bad escape or invalid UTF-8 in its path or query.
-    public func resolveWithOutcome(_ text: String) throws(ResolveError) -> (Resolution, RewriteOutcome) {
+    public func resolveWithOutcome(
+        _ text: String, context: RequestContext = RequestContext()
+    ) throws(ResolveError) -> (Resolution, RewriteOutcome) {
         let input: ParsedURL
         do {
             input = try ParsedURL.parse(text)
         } catch {
             throw ResolveError(message: "invalid URL: \(error.description)")
         }
-        let outcome = rewriter.rewrite(input)
+        let outcome = rewriter.rewrite(input, context: context)
         let final = outcome.url
         let match: RouteMatch?
         var params: [(name: String, value: JSONValue)] = []
@@ -56,13 +62,22 @@ public struct Resolver: Sendable {
         }
         let resolution = Resolution(
             url: text, rewrittenURL: outcome.didRewrite ? final.string : nil, ruleIDs: outcome.firedRuleIDs,
-            match: match, params: params, fallback: fallbackURL)
+            match: match, params: params, webURL: match?.route.web?.expand(params),
+            openWeb: Self.isBelowMinimum(match?.route, context), fallback: fallbackURL)
         return (resolution, outcome)
     }
 
     /// Resolves one URL.
     /// - Throws: ``ResolveError`` (`invalid_url`).
-    public func resolve(_ text: String) throws(ResolveError) -> Resolution {
-        try resolveWithOutcome(text).0
+    public func resolve(_ text: String, context: RequestContext = RequestContext()) throws(ResolveError) -> Resolution {
+        try resolveWithOutcome(text, context: context).0
+    }
+
+    /// Whether the asking app is older than the route's `minAppVersion` (an unknown version is not).
+    static func isBelowMinimum(_ route: Route?, _ context: RequestContext) -> Bool {
+        guard let route, route.web != nil, let minimum = route.minAppVersion.flatMap(SemanticVersion.init),
+            let version = context.appVersion
+        else { return false }
+        return version < minimum
     }
 }

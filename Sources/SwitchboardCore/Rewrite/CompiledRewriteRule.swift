@@ -4,4 +4,6 @@ struct CompiledRewriteRule: Sendable {
     let regex: CompiledRegex
     let template: RewriteTemplate
     let last: Bool
+    /// `nil` when the rule has no `when`.
+    let condition: CompiledCondition?
 }

@@ -92,8 +92,18 @@ public struct RewriteEngine: Sendable {
                 }
             }
 
+            var condition: CompiledCondition?
+            if let when = rule.when {
+                do {
+                    condition = try when.compiled()
+                } catch {
+                    report(.when, .invalidCondition, error.message)
+                }
+            }
+
             if let regex, let template {
-                compiled.append(CompiledRewriteRule(id: rule.id, regex: regex, template: template, last: rule.last))
+                compiled.append(
+                    CompiledRewriteRule(id: rule.id, regex: regex, template: template, last: rule.last, condition: condition))
             }
         }
         guard issues.isEmpty else {
@@ -104,10 +114,11 @@ public struct RewriteEngine: Sendable {
         self.prefilter = usesPrefilter ? LiteralPrefilter(literals: rules.map { RequiredLiteral.extract(from: $0.match) }) : nil
     }
 
-    /// Rewrites `url` with the rules, top to bottom, in one pass.
+    /// Rewrites `url` with the rules, top to bottom, in one pass. A rule with a `when` that
+    /// does not hold for `context` is skipped before its regex runs.
     /// - Returns: the final URL, the rules that fired, rules whose result did not parse and
     ///   rules that hit a PCRE2 limit.
-    public func rewrite(_ url: ParsedURL) -> RewriteOutcome {
+    public func rewrite(_ url: ParsedURL, context: RequestContext = RequestContext()) -> RewriteOutcome {
         var current = url
         var steps: [RewriteOutcome.Step] = []
         var errors: [RewriteOutcome.RuleError] = []
@@ -116,7 +127,8 @@ public struct RewriteEngine: Sendable {
         while start < compiled.count {
             var text = current.string
             let fired = text.withUTF8 { subject in
-                firstFiring(from: start, url: current, subject: subject, errors: &errors, limitHits: &limitHits)
+                firstFiring(
+                    from: start, url: current, subject: subject, context: context, errors: &errors, limitHits: &limitHits)
             }
             guard let (index, rewritten) = fired else { break }
             steps.append(RewriteOutcome.Step(ruleIndex: index, ruleID: compiled[index].id, url: rewritten))
@@ -132,12 +144,13 @@ public struct RewriteEngine: Sendable {
         from start: Int,
         url: ParsedURL,
         subject: UnsafeBufferPointer<UInt8>,
+        context: RequestContext,
         errors: inout [RewriteOutcome.RuleError],
         limitHits: inout [Int]
     ) -> (Int, ParsedURL)? {
         guard let prefilter else {
             for index in start..<compiled.count {
-                if let rewritten = apply(index, url: url, subject: subject, errors: &errors, limitHits: &limitHits) {
+                if let rewritten = apply(index, url: url, subject: subject, context: context, errors: &errors, limitHits: &limitHits) {
                     return (index, rewritten)
                 }
             }
@@ -153,7 +166,7 @@ public struct RewriteEngine: Sendable {
                     let index = wordIndex << 6 + word.trailingZeroBitCount
                     word &= word - 1
                     guard prefilter.confirms(rule: index, in: subject) else { continue }
-                    if let rewritten = apply(index, url: url, subject: subject, errors: &errors, limitHits: &limitHits) {
+                    if let rewritten = apply(index, url: url, subject: subject, context: context, errors: &errors, limitHits: &limitHits) {
                         return (index, rewritten)
                     }
                 }
@@ -169,10 +182,14 @@ public struct RewriteEngine: Sendable {
         _ index: Int,
         url: ParsedURL,
         subject: UnsafeBufferPointer<UInt8>,
+        context: RequestContext,
         errors: inout [RewriteOutcome.RuleError],
         limitHits: inout [Int]
     ) -> ParsedURL? {
         let rule = compiled[index]
+        // Conditions are cheap: check them before PCRE2 (the prefilter only narrows the
+        // candidates; a skipped rule is as if its regex had not matched).
+        if let condition = rule.condition, !condition.holds(context, ruleID: rule.id) { return nil }
         switch rule.regex.search(subject) {
         case .noMatch:
             return nil

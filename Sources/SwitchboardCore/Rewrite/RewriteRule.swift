@@ -6,6 +6,7 @@
 ///   match: '(?:https://)?www\.shop\.com/search/(.*)'
 ///   target: 'app://search?q=$$1'
 ///   last: true          # optional, default true
+///   when: { platform: [ios], appVersion: ">=5.2 <6" }   # optional, see RuleCondition
 /// ```
 /// Decoding refuses unknown keys. Rules are validated when a ``RewriteEngine`` is built.
 public struct RewriteRule: Codable, Sendable, Hashable {
@@ -18,17 +19,21 @@ public struct RewriteRule: Codable, Sendable, Hashable {
     /// Whether rewriting stops after this rule fires (`true`, the default) or the rewritten
     /// URL goes on to the next rules.
     public var last: Bool
+    /// Conditions on the request (platform, app version, time window, rollout percentage);
+    /// `nil`: the rule always runs.
+    public var when: RuleCondition?
 
     /// Creates a rule.
-    public init(id: String, match: String, target: String, last: Bool = true) {
+    public init(id: String, match: String, target: String, last: Bool = true, when: RuleCondition? = nil) {
         self.id = id
         self.match = match
         self.target = target
         self.last = last
+        self.when = when
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, match, target, last
+        case id, match, target, last, when
     }
 
     /// Decodes a rule; `last` defaults to `true`.
@@ -40,5 +45,6 @@ public struct RewriteRule: Codable, Sendable, Hashable {
         self.match = try container.decode(String.self, forKey: .match)
         self.target = try container.decode(String.self, forKey: .target)
         self.last = try container.decodeIfPresent(Bool.self, forKey: .last) ?? true
+        self.when = try container.decodeIfPresent(RuleCondition.self, forKey: .when)
     }
 }

@@ -13,6 +13,8 @@ public struct RuleValidationError: Error, Sendable, Hashable, CustomStringConver
         case match
         /// The rule's `target` template.
         case target
+        /// The rule's `when` conditions.
+        case when
     }
 
     /// The category of a problem.
@@ -23,6 +25,7 @@ public struct RuleValidationError: Error, Sendable, Hashable, CustomStringConver
             case emptyMatch = "empty_match"
             case invalidRegex = "invalid_regex"
             case invalidTemplate = "invalid_template"
+            case invalidCondition = "invalid_condition"
         }
 
         private let base: Base
@@ -37,6 +40,8 @@ public struct RuleValidationError: Error, Sendable, Hashable, CustomStringConver
         public static let invalidRegex = Code(base: .invalidRegex)
         /// `target` is not a valid template (unknown variable, group above the regex's count, …).
         public static let invalidTemplate = Code(base: .invalidTemplate)
+        /// A `when` condition is malformed (unknown platform, bad version range or date, percent out of 0…100).
+        public static let invalidCondition = Code(base: .invalidCondition)
 
         /// A stable snake_case name, e.g. `invalid_regex`.
         public var description: String { base.rawValue }

@@ -10,16 +10,28 @@ public struct Route: Sendable, Hashable {
     public var target: JSONValue
     /// Default params, the lowest precedence (below query parameters and captures).
     public var defaultParams: [(name: String, value: String)]
+    /// Where the page lives on the web, filled from the merged params (returned as `webURL`).
+    public var web: WebURLTemplate?
+    /// Whether the app opens this route's https links; `false` publishes it as an `exclude`
+    /// component in the apple-app-site-association file.
+    public var app: Bool
+    /// The oldest app version that can show this route natively; older apps are told to open
+    /// ``web`` instead (`openWeb` in `/resolve`). Checked at registration.
+    public var minAppVersion: String?
 
     public init(
         id: String, module: String, patterns: [String], target: JSONValue = .object([]),
-        defaultParams: [(name: String, value: String)] = []
+        defaultParams: [(name: String, value: String)] = [], web: WebURLTemplate? = nil, app: Bool = true,
+        minAppVersion: String? = nil
     ) {
         self.id = id
         self.module = module
         self.patterns = patterns
         self.target = target
         self.defaultParams = defaultParams
+        self.web = web
+        self.app = app
+        self.minAppVersion = minAppVersion
     }
 
     public static func == (lhs: Route, rhs: Route) -> Bool {
@@ -27,6 +39,7 @@ public struct Route: Sendable, Hashable {
             && lhs.target == rhs.target
             && lhs.defaultParams.map(\.name) == rhs.defaultParams.map(\.name)
             && lhs.defaultParams.map(\.value) == rhs.defaultParams.map(\.value)
+            && lhs.web == rhs.web && lhs.app == rhs.app && lhs.minAppVersion == rhs.minAppVersion
     }
 
     public func hash(into hasher: inout Hasher) {

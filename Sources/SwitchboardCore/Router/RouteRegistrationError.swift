@@ -10,6 +10,10 @@ public struct RouteRegistrationError: Error, Sendable, Hashable, CustomStringCon
         case invalidID = "invalid_id"
         /// Another route already has this id.
         case duplicateID = "duplicate_id"
+        /// The route's `web` template is not an absolute http(s) URL or uses an unknown param.
+        case invalidWeb = "invalid_web"
+        /// `minAppVersion` is not a version, or the route has no `web` to send older apps to.
+        case invalidMinAppVersion = "invalid_min_app_version"
         /// Too many routes for the configured limit.
         case limitExceeded = "limit_exceeded"
     }

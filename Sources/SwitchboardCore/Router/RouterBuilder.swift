@@ -61,7 +61,8 @@ public struct RouterBuilder: Sendable {
     /// Registers a route and all its patterns, or nothing if any of them is refused.
     ///
     /// - Throws: ``RouteRegistrationError`` for an empty or duplicate id, a malformed pattern,
-    ///   or a pattern that accepts exactly the same URLs as another route's (naming both).
+    ///   a `web` template that is not an absolute http(s) URL or uses a param the route does
+    ///   not define, or a pattern that accepts exactly the same URLs as another route's (naming both).
     public mutating func register(_ route: Route) throws(RouteRegistrationError) {
         guard !route.id.isEmpty else {
             throw RouteRegistrationError(kind: .invalidID, routeID: route.id, message: "the route id is empty")
@@ -84,6 +85,26 @@ public struct RouterBuilder: Sendable {
                 expansions += try RoutePattern.parse(text)
             } catch {
                 throw RouteRegistrationError(kind: .invalidPattern, routeID: route.id, message: error.description)
+            }
+        }
+        if let web = route.web {
+            let known = Set(expansions.flatMap(\.parameterNames) + route.defaultParams.map(\.name))
+            do {
+                try web.validate(knownParameters: known)
+            } catch {
+                throw RouteRegistrationError(kind: .invalidWeb, routeID: route.id, message: error.message)
+            }
+        }
+        if let minimum = route.minAppVersion {
+            guard SemanticVersion(minimum) != nil else {
+                throw RouteRegistrationError(
+                    kind: .invalidMinAppVersion, routeID: route.id,
+                    message: "minAppVersion '\(minimum)' is not a version such as 5.2.0")
+            }
+            guard route.web != nil else {
+                throw RouteRegistrationError(
+                    kind: .invalidMinAppVersion, routeID: route.id,
+                    message: "minAppVersion needs a 'web' URL to send older apps to")
             }
         }
         // Check every expansion before changing anything, so a refused route leaves no trace.

@@ -33,7 +33,16 @@ package struct APIHandler: Sendable {
         let path = request.path
         switch path {
         case "/resolve":
-            return ("resolve", only(["GET", "HEAD"], request) { ResolveEndpoint(service: service).get(request) })
+            if request.method == "POST" {
+                return ("resolve_batch", ResolveEndpoint(service: service).post(request))
+            }
+            return ("resolve", only(["GET", "HEAD", "POST"], request) { ResolveEndpoint(service: service).get(request) })
+        case "/open":
+            return ("open", only(["GET", "HEAD"], request) { OpenEndpoint(service: service).get(request) })
+        case WellKnownEndpoint.appleAppSiteAssociationPath:
+            return ("aasa", only(["GET", "HEAD"], request) { WellKnownEndpoint(service: service).appleAppSiteAssociation(request) })
+        case WellKnownEndpoint.assetLinksPath:
+            return ("assetlinks", only(["GET", "HEAD"], request) { WellKnownEndpoint(service: service).assetLinks() })
         case "/healthz":
             return ("healthz", only(["GET", "HEAD"], request) { .json(#"{"status":"ok"}"#) })
         case "/metrics":

@@ -303,10 +303,13 @@ struct AdminEndpoints {
     }
 
     private static func json(_ rule: RewriteRule, source: String) -> JSONValue {
-        .object([
+        var members: [(key: String, value: JSONValue)] = [
             ("id", .string(rule.id)), ("match", .string(rule.match)), ("target", .string(rule.target)),
-            ("last", .bool(rule.last)), ("source", .string(source)),
-        ])
+            ("last", .bool(rule.last)),
+        ]
+        if let when = rule.when { members.append(("when", when.json)) }
+        members.append(("source", .string(source)))
+        return .object(members)
     }
 
     private static func json(_ route: AdminRoute) -> JSONValue {
@@ -319,6 +322,9 @@ struct AdminEndpoints {
         }
         members.append(("target", definition.target))
         members.append(("params", .object(definition.params.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
+        if let web = definition.web { members.append(("web", .string(web))) }
+        if let app = definition.app { members.append(("app", .bool(app))) }
+        if let minimum = definition.minAppVersion { members.append(("minAppVersion", .string(minimum))) }
         return .object(members)
     }
 

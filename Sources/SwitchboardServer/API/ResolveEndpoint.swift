@@ -1,8 +1,13 @@
+import Foundation
 import SwitchboardCore
 
 /// `GET /resolve?url=U`: 200 with the route, 404 when nothing matched, 400 for a missing or
-/// malformed `url`.
+/// malformed `url`. `POST /resolve` with `{"urls": [...]}` resolves up to
+/// ``maximumBatchSize`` URLs in one call.
 struct ResolveEndpoint {
+    /// The most URLs one `POST /resolve` may carry; more is a `413 too_many_urls`.
+    static let maximumBatchSize = 100
+
     let service: SwitchboardService
 
     func get(_ request: HTTPRequest) -> HTTPResponse {
@@ -19,15 +24,110 @@ struct ResolveEndpoint {
                 : "missing url parameter: GET /resolve?url=<percent-encoded URL>"
             return .error(status: 400, code: "invalid_url", message: message)
         }
+        let context = RequestContext(request: request, query: items, now: service.clock())
+        let answer = resolve(url, with: service.snapshot, context: context)
+        return .json(status: answer.status, Self.bytes(answer.body))
+    }
+
+    /// `POST /resolve`: every URL of the batch against one snapshot, each result exactly the
+    /// `GET /resolve` body plus its own `status`.
+    func post(_ request: HTTPRequest) -> HTTPResponse {
+        let urls: [String]
+        switch BatchRequest.decode(request.body) {
+        case .success(let decoded):
+            urls = decoded
+        case .failure(let refusal):
+            return .error(status: 400, code: "invalid_body", message: refusal.message)
+        }
+        guard !urls.isEmpty else {
+            return .error(status: 400, code: "invalid_body", message: "'urls' is empty; give 1 to \(Self.maximumBatchSize) URLs")
+        }
+        guard urls.count <= Self.maximumBatchSize else {
+            return .error(
+                status: 413, code: "too_many_urls",
+                message: "\(urls.count) URLs in one batch; the limit is \(Self.maximumBatchSize): split the batch")
+        }
         let snapshot = service.snapshot
+        let query = (try? ParsedURL.queryItems(ofRawQuery: request.query ?? "")) ?? []
+        let context = RequestContext(request: request, query: query, now: service.clock())
+        let results: [JSONValue] = urls.map { url in
+            let answer = resolve(url, with: snapshot, context: context)
+            guard case .object(var members) = answer.body else { return answer.body }
+            members.append(("status", .number(Double(answer.status))))
+            return .object(members)
+        }
+        return .json(Self.bytes(.object([("results", .array(results))])))
+    }
+
+    /// The status and body `GET /resolve` answers for `url`, recording metrics.
+    private func resolve(_ url: String, with snapshot: Snapshot, context: RequestContext) -> (status: Int, body: JSONValue) {
+        guard !url.isEmpty else {
+            return (400, Self.errorBody(code: "invalid_url", message: "the URL is empty"))
+        }
         do {
-            let (resolution, outcome) = try snapshot.resolver.resolveWithOutcome(url)
+            let (resolution, outcome) = try snapshot.resolver.resolveWithOutcome(url, context: context)
             service.metrics.recordResolution(
                 routeID: resolution.match?.route.id, firedRuleIDs: resolution.ruleIDs,
                 ruleErrors: outcome.errors.count, limitHits: outcome.limitHits.count)
-            return .json(status: resolution.matched ? 200 : 404, resolution.jsonBytes)
+            return (resolution.matched ? 200 : 404, resolution.json)
         } catch {
-            return .error(status: 400, code: error.code, message: error.message)
+            return (400, Self.errorBody(code: error.code, message: error.message))
         }
+    }
+
+    /// Compact JSON bytes of `value`.
+    private static func bytes(_ value: JSONValue) -> [UInt8] {
+        var writer = JSONWriter(capacity: 512)
+        writer.write(value)
+        return writer.bytes
+    }
+
+    /// The error shape of DESIGN §5 as a value.
+    private static func errorBody(code: String, message: String) -> JSONValue {
+        .object([("error", .object([("code", .string(code)), ("message", .string(message))]))])
+    }
+}
+
+/// The body of `POST /resolve`: exactly `{"urls": ["…", …]}`.
+enum BatchRequest {
+    /// Why a body was refused.
+    struct Refusal: Error {
+        let message: String
+    }
+
+    /// The URLs of a batch body, in order.
+    static func decode(_ body: [UInt8]) -> Result<[String], Refusal> {
+        guard !body.isEmpty else {
+            return .failure(Refusal(message: #"the body is empty; send {"urls": ["<URL>", …]}"#))
+        }
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: Data(body), options: [])
+        } catch {
+            return .failure(Refusal(message: "the body is not valid JSON"))
+        }
+        guard let dictionary = object as? [String: Any] else {
+            return .failure(Refusal(message: #"the body must be an object: {"urls": ["<URL>", …]}"#))
+        }
+        let unknown = dictionary.keys.filter { $0 != "urls" }.sorted()
+        guard unknown.isEmpty else {
+            return .failure(Refusal(message: "unknown key '\(unknown[0])' (allowed keys: urls)"))
+        }
+        guard let list = dictionary["urls"] else {
+            return .failure(Refusal(message: #"missing 'urls': send {"urls": ["<URL>", …]}"#))
+        }
+        guard let items = list as? [Any] else {
+            return .failure(Refusal(message: "'urls' must be an array of strings"))
+        }
+        var urls: [String] = []
+        urls.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            // NSNumber bridges to String on some platforms only through `as?` of NSString; be strict.
+            guard let url = item as? String, !(item is NSNumber) else {
+                return .failure(Refusal(message: "'urls'[\(index)] must be a string"))
+            }
+            urls.append(url)
+        }
+        return .success(urls)
     }
 }

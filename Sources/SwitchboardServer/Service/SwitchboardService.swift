@@ -17,6 +17,8 @@ package final class SwitchboardService: Sendable {
     package let metrics: Metrics
     package let store: StateStore
     package let startedAt = Date()
+    /// The time for conditional rules, in seconds since the Unix epoch (injectable for tests).
+    package let clock: @Sendable () -> Double
     /// The admin bearer token; `nil` while the configured environment variable is unset.
     package let adminToken: String?
     private let current: Mutex<Snapshot>
@@ -29,8 +31,10 @@ package final class SwitchboardService: Sendable {
     ///   stops startup (the state file is never discarded).
     package init(
         configDirectory: String, environment: [String: String] = ProcessInfo.processInfo.environment,
-        logger: Logger, metrics: Metrics = Metrics()
+        logger: Logger, metrics: Metrics = Metrics(),
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) throws(StartupError) {
+        self.clock = clock
         self.configDirectory = configDirectory
         self.logger = logger
         self.metrics = metrics

@@ -30,7 +30,7 @@ public enum ConfigCheck {
         return report
     }
 
-    /// A rule can never fire when an earlier rule has the same `match`, is `last`, and no
+    /// A rule can never fire when an earlier rule without `when` has the same `match`, is `last`, and no
     /// rule between them can change the URL and go on (`last: false`): whenever the later
     /// rule would match, the earlier one matched the same URL and stopped the pass.
     static func unreachableRules(_ rules: [RewriteRule]) -> [ConfigIssue] {
@@ -39,7 +39,8 @@ public enum ConfigCheck {
             var between = index - 1
             while between >= 0 {
                 let earlier = rules[between]
-                if earlier.match == rule.match, earlier.last {
+                // A conditional rule may be skipped, so it hides nothing.
+                if earlier.match == rule.match, earlier.last, earlier.when == nil {
                     issues.append(ConfigIssue(
                         file: "rewrites.yaml", item: rule.id,
                         message: "rule #\(index) can never fire: rule #\(between) '\(earlier.id)' has the same match and last: true"))

@@ -11,9 +11,17 @@ public final class Snapshot: Sendable {
     /// Ids of the routes that come from route files.
     public let configRouteIDs: Set<String>
     public let builtAt: Date
+    /// Where `GET /open` may redirect (from `redirect_allow`, `redirect_allow_http`, `schemes`).
+    public let redirectPolicy: RedirectPolicy
+    /// The https patterns of the routes, in priority order, for the association files.
+    public let appLinkComponents: AppLinkComponents
 
     init(resolver: Resolver, config: ConfigDirectory, admin: AdminState, configRouteIDs: Set<String>) {
         self.resolver = resolver
+        self.redirectPolicy = RedirectPolicy(
+            allowedHosts: config.settings.redirectAllow, allowHTTP: config.settings.redirectAllowHTTP,
+            appSchemes: config.settings.schemes)
+        self.appLinkComponents = AppLinkComponents(routes: resolver.router.routes, domains: config.settings.domains)
         self.config = config
         self.admin = admin
         self.configRouteIDs = configRouteIDs

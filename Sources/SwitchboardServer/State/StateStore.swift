@@ -123,10 +123,12 @@ extension AdminState {
             items.isEmpty ? "[]" : "[\n" + items.map { "    " + $0.jsonText }.joined(separator: ",\n") + "\n  ]"
         }
         let rules = rules.map { rule -> JSONValue in
-            .object([
+            var members: [(key: String, value: JSONValue)] = [
                 ("id", .string(rule.id)), ("match", .string(rule.match)), ("target", .string(rule.target)),
                 ("last", .bool(rule.last)),
-            ])
+            ]
+            if let when = rule.when { members.append(("when", when.json)) }
+            return .object(members)
         }
         let routes = routes.map { route -> JSONValue in
             let definition = route.definition
@@ -140,6 +142,9 @@ extension AdminState {
             if !definition.params.isEmpty {
                 members.append(("params", .object(definition.params.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
             }
+            if let web = definition.web { members.append(("web", .string(web))) }
+            if let app = definition.app { members.append(("app", .bool(app))) }
+            if let minimum = definition.minAppVersion { members.append(("minAppVersion", .string(minimum))) }
             return .object(members)
         }
         return "{\n  \"version\": \(version),\n  \"rules\": \(list(rules)),\n  \"routes\": \(list(routes))\n}\n"

@@ -13,7 +13,8 @@ extension IntegrationTests {
         /// Every path the API handler answers (API/APIHandler.swift, API/AdminEndpoints.swift).
         static let serverPaths = [
             "/resolve", "/healthz", "/metrics", "/openapi.yaml", "/admin/rules", "/admin/rules/{id}", "/admin/routes",
-            "/admin/routes/{id}", "/admin/reload", "/admin/status",
+            "/admin/routes/{id}", "/admin/reload", "/admin/status", "/open", "/.well-known/apple-app-site-association",
+            "/.well-known/assetlinks.json",
         ]
 
         static let methods = ["GET", "POST", "PUT", "DELETE", "PATCH"]
@@ -27,6 +28,19 @@ extension IntegrationTests {
             ("GET /resolve", 404, { c, _ in try c.resolve("shopapp://nowhere") }),
             ("GET /resolve", 400, { c, _ in try c.request("GET", "/resolve") }),
             ("GET /resolve", 414, { c, _ in try c.resolve("shopapp://search/" + String(repeating: "a", count: 9000)) }),
+            ("POST /resolve", 200, { c, _ in try c.request("POST", "/resolve", body: Array(#"{"urls":["shopapp://product/1","x"]}"#.utf8)) }),
+            ("POST /resolve", 400, { c, _ in try c.request("POST", "/resolve", body: Array(#"{"urls":[]}"#.utf8)) }),
+            ("POST /resolve", 413, { c, _ in
+                let urls = Array(repeating: #""shopapp://product/1""#, count: 101).joined(separator: ",")
+                return try c.request("POST", "/resolve", body: Array(#"{"urls":[\#(urls)]}"#.utf8))
+            }),
+            ("GET /open", 302, { c, _ in try c.request("GET", "/open?url=" + HTTPTestClient.queryValue("shopapp://nowhere")) }),
+            ("GET /open", 404, { c, _ in try c.request("GET", "/open?url=" + HTTPTestClient.queryValue("notaurl")) }),
+            ("GET /open", 414, { c, _ in try c.request("GET", "/open?url=shopapp://x/" + String(repeating: "a", count: 9000)) }),
+            ("GET /.well-known/apple-app-site-association", 200, { c, _ in
+                try c.request("GET", "/.well-known/apple-app-site-association")
+            }),
+            ("GET /.well-known/assetlinks.json", 200, { c, _ in try c.request("GET", "/.well-known/assetlinks.json") }),
             ("GET /healthz", 200, { c, _ in try c.request("GET", "/healthz") }),
             ("GET /metrics", 200, { c, _ in try c.request("GET", "/metrics") }),
             ("GET /openapi.yaml", 200, { c, _ in try c.request("GET", "/openapi.yaml") }),
@@ -173,7 +187,10 @@ extension IntegrationTests {
         func documentedResponses() async throws {
             let document = try Document()
             let config = try TestConfig.demo()
-            try config.writeSettings(try config.read("switchboard.yaml") + "limits: { max_admin_rules: 2, max_routes: 37 }\n")
+            try config.writeSettings(try config.read("switchboard.yaml") + "limits: { max_admin_rules: 2, max_routes: 37 }\n"
+                    + "redirect_allow: [m.shop.example.com]\n"
+                    + "apps: { ios: [{appID: TEAM123456.com.example.shop}], android: [{package: com.example.shop, sha256: ['"
+                    + (0..<32).map { _ in "AB" }.joined(separator: ":") + "']}] }\n")
             let server = try await InProcessServer(config: config)
             let operations = document.operations
             var exercised: Set<String> = []

@@ -96,12 +96,12 @@ extension IntegrationTests {
             #expect(fits.status == 200)
         }
 
-        @Test("POST /resolve is a 405 with Allow (reserved for a batch API)")
-        func postResolve() async throws {
+        @Test("PUT /resolve is a 405 with Allow listing GET, HEAD and the batch POST")
+        func putResolve() async throws {
             let server = try await InProcessServer(config: .demo())
-            let response = try server.client().request("POST", "/resolve", body: Array(#"{"urls":[]}"#.utf8))
+            let response = try server.client().request("PUT", "/resolve", body: Array(#"{"urls":[]}"#.utf8))
             #expect(response.status == 405)
-            #expect(response.header("Allow") == "GET, HEAD")
+            #expect(response.header("Allow") == "GET, HEAD, POST")
             #expect(response.header("Content-Type") == Self.json)
             #expect(response.errorCode == "method_not_allowed")
         }

@@ -1,0 +1,90 @@
+/// `apps:` in `switchboard.yaml`: the apps that may open this service's domains, published in
+/// `/.well-known/apple-app-site-association` and `/.well-known/assetlinks.json`.
+///
+/// ```yaml
+/// apps:
+///   ios: [{appID: "ABCDE12345.com.example.shop"}]
+///   android: [{package: com.example.shop, sha256: ["AA:BB:…:FF"]}]
+/// ```
+public struct AppsSettings: Sendable, Hashable, Codable {
+    /// An iOS app: `TEAMID.bundle.id`.
+    public struct IOSApp: Sendable, Hashable, Codable {
+        public var appID: String
+
+        public init(appID: String) { self.appID = appID }
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case appID }
+
+        public init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(CodingKeys.self)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            appID = try container.decode(String.self, forKey: .appID)
+            let parts = appID.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count >= 2, parts.allSatisfy({ !$0.isEmpty }), !appID.contains(where: \.isWhitespace) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .appID, in: container,
+                    debugDescription: "'\(appID)' is not an app ID: write TEAMID.bundle.id, e.g. ABCDE12345.com.example.shop")
+            }
+        }
+    }
+
+    /// An Android app: its package name and the SHA-256 fingerprints of its signing certificates.
+    public struct AndroidApp: Sendable, Hashable, Codable {
+        public var package: String
+        /// Uppercase, colon-separated: 32 bytes as `AA:BB:…`.
+        public var sha256: [String]
+
+        public init(package: String, sha256: [String]) {
+            self.package = package
+            self.sha256 = sha256
+        }
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case package, sha256 }
+
+        public init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(CodingKeys.self)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            package = try container.decode(String.self, forKey: .package)
+            guard !package.isEmpty, !package.contains(where: { $0.isWhitespace || $0 == "/" }) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .package, in: container, debugDescription: "'\(package)' is not an Android package name")
+            }
+            sha256 = try container.decode([String].self, forKey: .sha256).map { $0.uppercased() }
+            guard !sha256.isEmpty else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .sha256, in: container, debugDescription: "'\(package)' needs at least one sha256 fingerprint")
+            }
+            for fingerprint in sha256 where !Self.isFingerprint(fingerprint) {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .sha256, in: container,
+                    debugDescription: "'\(fingerprint)' is not a SHA-256 fingerprint: 32 hex bytes separated by ':' (AA:BB:…)")
+            }
+        }
+
+        /// `XX:XX:…` with 32 uppercase hexadecimal pairs.
+        static func isFingerprint(_ text: String) -> Bool {
+            let pairs = text.split(separator: ":", omittingEmptySubsequences: false)
+            return pairs.count == 32
+                && pairs.allSatisfy { pair in
+                    pair.count == 2 && pair.allSatisfy { $0.isHexDigit && !$0.isLowercase }
+                }
+        }
+    }
+
+    public var ios: [IOSApp] = []
+    public var android: [AndroidApp] = []
+
+    public init(ios: [IOSApp] = [], android: [AndroidApp] = []) {
+        self.ios = ios
+        self.android = android
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case ios, android }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        ios = try container.decodeIfPresent([IOSApp].self, forKey: .ios) ?? []
+        android = try container.decodeIfPresent([AndroidApp].self, forKey: .android) ?? []
+    }
+}
