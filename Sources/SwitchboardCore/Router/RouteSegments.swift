@@ -12,6 +12,7 @@ enum RouteSegments {
     ///     the position of an error.
     /// - Throws: ``URLParseError`` for a bad `%` escape or invalid UTF-8 after decoding; its
     ///   position is the UTF-8 offset of the segment (plus `hostOffset` or `pathOffset`).
+    @inline(__always)
     static func withSegments<Result>(
         host: String?, path: String, hostOffset: Int = 0, pathOffset: Int = 0,
         _ body: (UnsafeBufferPointer<PathSegment>) throws(URLParseError) -> Result
@@ -29,6 +30,7 @@ enum RouteSegments {
         return try outcome.get()
     }
 
+    @inline(__always)
     private static func split<Result>(
         host: UnsafeBufferPointer<UInt8>?, path: UnsafeBufferPointer<UInt8>, hostOffset: Int, pathOffset: Int,
         _ body: (UnsafeBufferPointer<PathSegment>) throws(URLParseError) -> Result
@@ -78,6 +80,7 @@ enum RouteSegments {
 
 extension Optional where Wrapped == String {
     /// `withUTF8` for an optional string: `nil` stays `nil`.
+    @inline(__always)
     fileprivate mutating func withUTF8Optional<Result>(_ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
         guard var text = self else { return body(nil) }
         return text.withUTF8 { body($0) }
