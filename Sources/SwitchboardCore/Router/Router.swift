@@ -163,7 +163,7 @@ public struct Router: Sendable {
 
     /// The entry index that `path` matches, without building captures: the benchmark seam
     /// for the trie walk (split, decode, walk) with no heap allocation.
-    package func lookupEntry(scheme: String, host: String?, path: String, isAppLink: Bool) -> Int? {
+    @_spi(Benchmarks) public func lookupEntry(scheme: String, host: String?, path: String, isAppLink: Bool) -> Int? {
         let request = TrieTable.Request(scheme: scheme, hostKey: host, isAppLink: isAppLink)
         let found = try? RouteSegments.withSegments(host: nil, path: path) { (segments) throws(URLParseError) -> Int32 in
             table.lookup(segments, request)
