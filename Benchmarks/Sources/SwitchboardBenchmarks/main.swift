@@ -1,6 +1,6 @@
 // The Switchboard benchmark suite: run it through scripts/bench.sh (release, pinned).
 //
-// Usage: SwitchboardBenchmarks [--sets DIR] [--rounds N] [--only lookup|build|rewrite]
+// Usage: SwitchboardBenchmarks [--sets DIR] [--rounds N] [--only lookup|build|rewrite] [--set NAME]
 import Foundation
 
 func option(_ name: String, default value: String) -> String {
@@ -11,6 +11,7 @@ func option(_ name: String, default value: String) -> String {
 let setsDirectory = option("--sets", default: "../../shared/bench")
 let rounds = Int(option("--rounds", default: "11")) ?? 11
 let only = option("--only", default: "")
+let onlySet = option("--set", default: "")
 
 do {
     var rows: [Row] = []
@@ -18,10 +19,10 @@ do {
     if only.isEmpty || only == "lookup" {
         let lookups = LookupSuite(rounds: rounds)
         let targets: [String: Double] = ["github-api": 60, "static": 40, "synth-100k": 900]
-        for name in ["github-api", "static", "parse", "gplus"] {
+        for name in ["github-api", "static", "parse", "gplus"] where onlySet.isEmpty || onlySet == name {
             rows += try lookups.run(RouteSet.load(name: name, directory: setsDirectory), target: targets[name])
         }
-        for count in [10_000, 100_000] {
+        for count in [10_000, 100_000] where onlySet.isEmpty || onlySet == "synth-\(count / 1000)k" {
             let set = RouteSet.synthetic(count: count)
             rows += try lookups.run(set, target: targets[set.name])
         }

@@ -30,47 +30,59 @@ enum RouteSegments {
         return try outcome.get()
     }
 
+    /// One pass over the bytes: segments and their `%` flags are found together. Buffers are
+    /// sized by upper bounds (a non-empty segment takes at least one byte and one `/`), so
+    /// for ordinary URLs both fit on the stack.
     @inline(__always)
     private static func split<Result>(
         host: UnsafeBufferPointer<UInt8>?, path: UnsafeBufferPointer<UInt8>, hostOffset: Int, pathOffset: Int,
         _ body: (UnsafeBufferPointer<PathSegment>) throws(URLParseError) -> Result
     ) throws(URLParseError) -> Result {
-        var capacity = 1 + (host == nil ? 0 : 1)
-        var needsScratch = false
-        for byte in path {
-            if byte == UInt8(ascii: "/") { capacity += 1 }
-            if byte == UInt8(ascii: "%") { needsScratch = true }
-        }
-        if let host, host.contains(UInt8(ascii: "%")) { needsScratch = true }
-        let scratchSize = needsScratch ? path.count + (host?.count ?? 0) : 0
+        let hostCount = host?.count ?? 0
+        let capacity = (path.count + 1) / 2 + 1
         return try withUnsafeTemporaryAllocation(of: PathSegment.self, capacity: capacity) { (segments) throws(URLParseError) -> Result in
-            try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(scratchSize, 1)) { (scratch) throws(URLParseError) -> Result in
+            try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: path.count + hostCount + 1) { (scratch) throws(URLParseError) -> Result in
                 var count = 0
                 var scratchUsed = 0
-                func add(_ piece: UnsafeBufferPointer<UInt8>, offset: Int) throws(URLParseError) {
-                    guard let base = piece.baseAddress, !piece.isEmpty else { return }
-                    guard piece.contains(UInt8(ascii: "%")) else {
-                        segments[count] = PathSegment(start: base, count: piece.count)
+                func add(_ base: UnsafePointer<UInt8>, _ length: Int, escaped: Bool, offset: Int) throws(URLParseError) {
+                    guard length > 0 else { return }
+                    guard escaped else {
+                        segments[count] = PathSegment(start: base, count: length)
                         count += 1
                         return
                     }
+                    let piece = UnsafeBufferPointer(start: base, count: length)
                     let destination = UnsafeMutableBufferPointer(rebasing: scratch[scratchUsed...])
                     guard let decodedBase = destination.baseAddress,
-                        let length = PercentDecoding.decode(piece, into: destination)
+                        let decodedLength = PercentDecoding.decode(piece, into: destination)
                     else {
                         throw URLParseError(
                             message: "invalid percent-escape or invalid UTF-8 after percent-decoding in path segment '\(String(decoding: piece, as: UTF8.self))'",
                             position: offset)
                     }
-                    segments[count] = PathSegment(start: UnsafePointer(decodedBase), count: length)
+                    segments[count] = PathSegment(start: UnsafePointer(decodedBase), count: decodedLength)
                     count += 1
-                    scratchUsed += length
+                    scratchUsed += decodedLength
                 }
-                if let host { try add(host, offset: hostOffset) }
-                var segmentStart = 0
-                for index in 0...path.count where index == path.count || path[index] == UInt8(ascii: "/") {
-                    try add(UnsafeBufferPointer(rebasing: path[segmentStart..<index]), offset: pathOffset + segmentStart)
-                    segmentStart = index + 1
+                if let host, let base = host.baseAddress {
+                    try add(base, host.count, escaped: host.contains(UInt8(ascii: "%")), offset: hostOffset)
+                }
+                if let base = path.baseAddress {
+                    var segmentStart = 0
+                    var escaped = false
+                    var index = 0
+                    while index < path.count {
+                        let byte = base[index]
+                        if byte == UInt8(ascii: "/") {
+                            try add(base + segmentStart, index - segmentStart, escaped: escaped, offset: pathOffset + segmentStart)
+                            segmentStart = index + 1
+                            escaped = false
+                        } else if byte == UInt8(ascii: "%") {
+                            escaped = true
+                        }
+                        index += 1
+                    }
+                    try add(base + segmentStart, path.count - segmentStart, escaped: escaped, offset: pathOffset + segmentStart)
                 }
                 return try body(UnsafeBufferPointer(rebasing: segments[0..<count]))
             }

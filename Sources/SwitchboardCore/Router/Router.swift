@@ -165,6 +165,7 @@ public struct Router: Sendable {
     /// for the trie walk (split, decode, walk) with no heap allocation.
     @_spi(Benchmarks) public func lookupEntry(scheme: String, host: String?, path: String, isAppLink: Bool) -> Int? {
         let request = TrieTable.Request(scheme: scheme, hostKey: host, isAppLink: isAppLink)
+        let table = self.table  // capture the table alone, not a copy of the whole router
         let found = try? RouteSegments.withSegments(host: nil, path: path) { (segments) throws(URLParseError) -> Int32 in
             table.lookup(segments, request)
         }

@@ -132,6 +132,10 @@ public struct RouterBuilder: Sendable {
         let routeIndex = routes.count
         routes.append(route)
         routeIndexByID[route.id] = routeIndex
+        if planned.count == 1 {
+            insert(planned[0].pattern, route: routeIndex)
+            return
+        }
         var inserted = Set<[PatternSegment]>()
         for (pattern, _) in planned {
             let key = [PatternSegment.literal(pattern.scheme ?? ""), .literal(pattern.host ?? "")] + pattern.segments
@@ -169,26 +173,51 @@ public struct RouterBuilder: Sendable {
         for (index, segment) in pattern.segments.enumerated() {
             switch segment {
             case .literal(let text):
-                node = child(of: node, at: \.literals[text])
+                node = literalChild(of: node, text)
             case .parameter(let name, let constraint?):
                 captures.append(Capture(name: name, segment: index, isCatchAll: false))
-                node = child(of: node, at: \.constrained[constraint])
+                node = constrainedChild(of: node, constraint)
             case .parameter(let name, nil):
                 captures.append(Capture(name: name, segment: index, isCatchAll: false))
-                node = child(of: node, at: \.parameter)
+                node = parameterChild(of: node)
             case .catchAll(let name):
                 captures.append(Capture(name: name, segment: index, isCatchAll: true))
-                node = child(of: node, at: \.catchAll)
+                node = catchAllChild(of: node)
             }
         }
         entries.append(Entry(route: route, patternText: pattern.text, captures: captures))
         nodes[node].terminals.append(Terminal(entry: entries.count - 1, scheme: pattern.scheme, host: pattern.host))
     }
 
-    private mutating func child(of node: Int, at edge: WritableKeyPath<Node, Int?>) -> Int {
-        if let existing = nodes[node][keyPath: edge] { return existing }
+    // One function per edge kind: a key path with a subscript argument would be instantiated
+    // at run time on every call, which dominated building large tables.
+
+    private mutating func literalChild(of node: Int, _ text: String) -> Int {
+        if let existing = nodes[node].literals[text] { return existing }
+        nodes[node].literals[text] = nodes.count
+        return appendNode()
+    }
+
+    private mutating func constrainedChild(of node: Int, _ constraint: ParameterConstraint) -> Int {
+        if let existing = nodes[node].constrained[constraint] { return existing }
+        nodes[node].constrained[constraint] = nodes.count
+        return appendNode()
+    }
+
+    private mutating func parameterChild(of node: Int) -> Int {
+        if let existing = nodes[node].parameter { return existing }
+        nodes[node].parameter = nodes.count
+        return appendNode()
+    }
+
+    private mutating func catchAllChild(of node: Int) -> Int {
+        if let existing = nodes[node].catchAll { return existing }
+        nodes[node].catchAll = nodes.count
+        return appendNode()
+    }
+
+    private mutating func appendNode() -> Int {
         nodes.append(Node())
-        nodes[node][keyPath: edge] = nodes.count - 1
         return nodes.count - 1
     }
 }
