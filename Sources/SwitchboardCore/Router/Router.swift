@@ -126,7 +126,7 @@ public struct Router: Sendable {
     /// - Returns: the match, or `nil` when no pattern accepts the URL.
     /// - Throws: ``URLParseError`` when a path segment has a bad escape or invalid UTF-8.
     public func match(_ url: ParsedURL, isAppLink: Bool) throws(URLParseError) -> RouteMatch? {
-        let request = TrieTable.Request(scheme: url.scheme, hostKey: Self.hostKey(url), isAppLink: isAppLink)
+        let request = table.request(scheme: url.scheme, hostKey: Self.hostKey(url), isAppLink: isAppLink)
         do {
             return try match(url, request)
         } catch {
@@ -164,8 +164,8 @@ public struct Router: Sendable {
     /// The entry index that `path` matches, without building captures: the benchmark seam
     /// for the trie walk (split, decode, walk) with no heap allocation.
     @_spi(Benchmarks) public func lookupEntry(scheme: String, host: String?, path: String, isAppLink: Bool) -> Int? {
-        let request = TrieTable.Request(scheme: scheme, hostKey: host, isAppLink: isAppLink)
         let table = self.table  // capture the table alone, not a copy of the whole router
+        let request = table.request(scheme: scheme, hostKey: host, isAppLink: isAppLink)
         let found = try? RouteSegments.withSegments(host: nil, path: path) { (segments) throws(URLParseError) -> Int32 in
             table.lookup(segments, request)
         }

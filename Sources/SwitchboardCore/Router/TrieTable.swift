@@ -32,11 +32,14 @@ final class TrieTable: @unchecked Sendable {
         var host: Int32
     }
 
-    /// What the walk needs to know about the request besides its segments.
+    /// What the walk needs to know about the request besides its segments: its scheme and
+    /// host as indexes into the table's interned strings (``Request/absent`` when the table
+    /// has no pattern restricted to them), so the walk compares integers, not strings.
     struct Request {
-        var scheme: String
-        /// `host` or `host:port`.
-        var hostKey: String?
+        static let absent: Int32 = -2
+        var scheme: Int32
+        /// The index of `host` or `host:port`.
+        var host: Int32
         var isAppLink: Bool
     }
 
@@ -50,6 +53,7 @@ final class TrieTable: @unchecked Sendable {
     private let terminals: UnsafeMutableBufferPointer<Terminal>
     private let constraints: [SegmentConstraint]
     private let strings: [String]
+    private let stringIndex: [String: Int32]
 
     /// The heap this table holds, in bytes (for benchmarks and `/admin/status`).
     let byteCount: Int
@@ -65,6 +69,9 @@ final class TrieTable: @unchecked Sendable {
         self.terminals = Self.copy(terminals)
         self.constraints = constraints
         self.strings = strings
+        var stringIndex: [String: Int32] = [:]
+        for (index, string) in strings.enumerated() { stringIndex[string] = Int32(index) }
+        self.stringIndex = stringIndex
         self.byteCount = nodes.count * MemoryLayout<Node>.stride
             + staticEdges.count * MemoryLayout<StaticEdge>.stride + labels.count
             + constrainedEdges.count * MemoryLayout<ConstrainedEdge>.stride
@@ -83,6 +90,16 @@ final class TrieTable: @unchecked Sendable {
         let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: max(array.count, 1))
         _ = buffer.initialize(from: array)
         return buffer
+    }
+
+    /// The request's scheme and host key (`host` or `host:port`) as interned indexes.
+    func request(scheme: String, hostKey: String?, isAppLink: Bool) -> Request {
+        // Tables without scheme- or host-restricted patterns (most route sets) skip the lookups.
+        guard !strings.isEmpty else { return Request(scheme: Request.absent, host: Request.absent, isAppLink: isAppLink) }
+        return Request(
+            scheme: stringIndex[scheme] ?? Request.absent,
+            host: hostKey.flatMap { stringIndex[$0] } ?? Request.absent,
+            isAppLink: isAppLink)
     }
 
     /// The entry of the best pattern for `segments`, or -1.
@@ -132,8 +149,8 @@ final class TrieTable: @unchecked Sendable {
                 if request.isAppLink { return terminal.entry }
                 continue
             }
-            guard strings[Int(terminal.scheme)] == request.scheme else { continue }
-            if terminal.host < 0 || strings[Int(terminal.host)] == request.hostKey { return terminal.entry }
+            guard terminal.scheme == request.scheme else { continue }
+            if terminal.host < 0 || terminal.host == request.host { return terminal.entry }
         }
         return -1
     }
