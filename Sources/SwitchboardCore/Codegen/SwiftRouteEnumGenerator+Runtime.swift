@@ -1,0 +1,107 @@
+extension SwiftRouteEnumGenerator {
+    /// The matcher every generated enum carries: URL splitting, percent-decoding and the
+    /// segment tests of the pattern grammar (int: `-?` and up to 19 digits fitting in 64 bits;
+    /// uuid: 8-4-4-4-12 hex; regex: the whole decoded segment, with Swift's `Regex`).
+    static let runtime = #"""
+
+            // MARK: - Matching (generated)
+
+            private static let segmentAllowed = CharacterSet(
+                charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@")
+
+            /// One path segment, percent-encoded.
+            private static func segment(_ value: String) -> String {
+                value.addingPercentEncoding(withAllowedCharacters: segmentAllowed) ?? value
+            }
+
+            /// A catch-all value (`a/b/c`), each segment percent-encoded.
+            private static func path(_ value: String) -> String {
+                value.split(separator: "/", omittingEmptySubsequences: false).map { segment(String($0)) }
+                    .joined(separator: "/")
+            }
+
+            /// A link split the way Switchboard routes it: for custom schemes the host is the first segment.
+            private struct Request {
+                var scheme: String
+                var host: String
+                var segments: [String]
+                var isWeb: Bool { scheme == "http" || scheme == "https" }
+
+                init?(_ text: String) {
+                    guard let separator = text.range(of: "://") else { return nil }
+                    scheme = text[..<separator.lowerBound].lowercased()
+                    var rest = text[separator.upperBound...]
+                    if let end = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<end] }
+                    let slash = rest.firstIndex(of: "/") ?? rest.endIndex
+                    var authority = String(rest[..<slash])
+                    if let at = authority.lastIndex(of: "@") { authority = String(authority[authority.index(after: at)...]) }
+                    segments = []
+                    let web = scheme == "http" || scheme == "https"
+                    host = web ? authority.lowercased() : authority
+                    if !web, !authority.isEmpty {
+                        guard let decoded = authority.removingPercentEncoding else { return nil }
+                        segments.append(decoded)
+                    }
+                    for piece in rest[slash...].split(separator: "/") {
+                        guard let decoded = String(piece).removingPercentEncoding else { return nil }
+                        segments.append(decoded)
+                    }
+                }
+            }
+
+            private enum Segment: Sendable {
+                case literal(String)
+                case int(String)
+                case uuid(String)
+                case regex(String, String)
+                case param(String)
+                case catchAll(String)
+            }
+
+            private struct Pattern: Sendable {
+                var scheme: String?
+                var host: String?
+                var segments: [Segment]
+
+                func match(_ request: Request) -> [String: String]? {
+                    if let scheme {
+                        guard request.scheme == scheme, host == nil || request.host == host else { return nil }
+                    } else {
+                        let hostName = request.host.split(separator: ":").first.map(String.init) ?? ""
+                        guard request.isWeb ? appDomains.contains(hostName) : appSchemes.contains(request.scheme) else {
+                            return nil
+                        }
+                    }
+                    var captures: [String: String] = [:]
+                    for (index, segment) in segments.enumerated() {
+                        if case .catchAll(let name) = segment {
+                            guard index < request.segments.count else { return nil }
+                            captures[name] = request.segments[index...].joined(separator: "/")
+                            return captures
+                        }
+                        guard index < request.segments.count else { return nil }
+                        let value = request.segments[index]
+                        switch segment {
+                        case .literal(let text):
+                            guard value == text else { return nil }
+                        case .int(let name):
+                            guard value.first != "+", Int64(value) != nil else { return nil }
+                            captures[name] = value
+                        case .uuid(let name):
+                            guard value.count == 36, UUID(uuidString: value) != nil else { return nil }
+                            captures[name] = value
+                        case .regex(let name, let source):
+                            guard let regex = try? Regex(source), (try? regex.wholeMatch(in: value)) != nil else { return nil }
+                            captures[name] = value
+                        case .param(let name):
+                            captures[name] = value
+                        case .catchAll:
+                            return nil
+                        }
+                    }
+                    return segments.count == request.segments.count ? captures : nil
+                }
+            }
+
+        """#
+}
