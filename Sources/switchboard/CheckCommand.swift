@@ -6,8 +6,10 @@ import SwitchboardServer
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Validate the config directory: syntax, unknown keys, patterns, conflicts, regexes, templates, unreachable rules.",
-        discussion: "Exit status: 0 when the config is valid, 1 otherwise. Warnings do not change the exit status."
+        abstract:
+            "Validate the config directory and run its examples; lint for shadowed rules, unreachable routes, dead targets and constraint overlaps.",
+        discussion:
+            "Errors (invalid config, failing examples) are listed first, then warnings. Exit status: 0 when there is no error (warnings allowed), 1 otherwise."
     )
 
     @OptionGroup var options: ConfigOptions
@@ -16,10 +18,11 @@ struct CheckCommand: ParsableCommand {
         let report = ConfigCheck.run(configDirectory: options.config)
         for issue in report.errors { print("error: \(issue)") }
         for warning in report.warnings { print("warning: \(warning)") }
+        let warnings = report.warnings.isEmpty ? "" : ", \(report.warnings.count) warning(s)"
         if report.errors.isEmpty {
-            print("ok: \(report.routeCount) routes, \(report.ruleCount) rules")
+            print("ok: \(report.routeCount) routes, \(report.ruleCount) rules\(warnings)")
         } else {
-            print("\(report.errors.count) error(s)")
+            print("\(report.errors.count) error(s)\(warnings)")
             throw ExitCode(1)
         }
     }

@@ -8,6 +8,7 @@
 ///   web: https://m.example.com/p/:id   # optional: the page on the web
 ///   app: false                          # optional: the app does not open these links
 ///   minAppVersion: 5.2.0                # optional: older apps open `web` instead
+///   examples: [shopapp://product/42]     # optional: config tests, see ConfigExample
 /// ```
 public struct RouteDefinition: Sendable, Hashable, Codable {
     public var id: String
@@ -22,11 +23,13 @@ public struct RouteDefinition: Sendable, Hashable, Codable {
     public var app: Bool?
     /// The oldest app version that shows this route natively (needs `web`).
     public var minAppVersion: String?
+    /// URLs that must resolve to this route (or as each one says); checked by `switchboard check`.
+    public var examples: [ConfigExample]?
 
     public init(
         id: String, patterns: [String], target: JSONValue = .object([]), params: [String: String] = [:],
         web: String? = nil, app: Bool? = nil,
-        minAppVersion: String? = nil
+        minAppVersion: String? = nil, examples: [ConfigExample]? = nil
     ) {
         self.id = id
         self.patterns = patterns
@@ -35,10 +38,11 @@ public struct RouteDefinition: Sendable, Hashable, Codable {
         self.web = web
         self.app = app
         self.minAppVersion = minAppVersion
+        self.examples = examples
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, pattern, patterns, target, params, web, app, minAppVersion
+        case id, pattern, patterns, target, params, web, app, minAppVersion, examples
     }
 
     public init(from decoder: any Decoder) throws {
@@ -71,6 +75,7 @@ public struct RouteDefinition: Sendable, Hashable, Codable {
         web = try container.decodeIfPresent(String.self, forKey: .web)
         app = try container.decodeIfPresent(Bool.self, forKey: .app)
         minAppVersion = try container.decodeIfPresent(String.self, forKey: .minAppVersion)
+        examples = try container.decodeIfPresent([ConfigExample].self, forKey: .examples)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -86,6 +91,7 @@ public struct RouteDefinition: Sendable, Hashable, Codable {
         try container.encodeIfPresent(web, forKey: .web)
         try container.encodeIfPresent(app, forKey: .app)
         try container.encodeIfPresent(minAppVersion, forKey: .minAppVersion)
+        try container.encodeIfPresent(examples, forKey: .examples)
     }
 
     /// The runtime route for this definition, owned by `module`. Default params are sorted

@@ -7,6 +7,7 @@
 ///   target: 'app://search?q=$$1'
 ///   last: true          # optional, default true
 ///   when: { platform: [ios], appVersion: ">=5.2 <6" }   # optional, see RuleCondition
+///   examples: [https://www.shop.com/search/shoes]        # optional, see ConfigExample
 /// ```
 /// Decoding refuses unknown keys. Rules are validated when a ``RewriteEngine`` is built.
 public struct RewriteRule: Codable, Sendable, Hashable {
@@ -22,18 +23,24 @@ public struct RewriteRule: Codable, Sendable, Hashable {
     /// Conditions on the request (platform, app version, time window, rollout percentage);
     /// `nil`: the rule always runs.
     public var when: RuleCondition?
+    /// URLs this rule must fire on, with their expected outcome; checked by `switchboard check`.
+    public var examples: [ConfigExample]?
 
     /// Creates a rule.
-    public init(id: String, match: String, target: String, last: Bool = true, when: RuleCondition? = nil) {
+    public init(
+        id: String, match: String, target: String, last: Bool = true, when: RuleCondition? = nil,
+        examples: [ConfigExample]? = nil
+    ) {
         self.id = id
         self.match = match
         self.target = target
         self.last = last
         self.when = when
+        self.examples = examples
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, match, target, last, when
+        case id, match, target, last, when, examples
     }
 
     /// Decodes a rule; `last` defaults to `true`.
@@ -46,5 +53,6 @@ public struct RewriteRule: Codable, Sendable, Hashable {
         self.target = try container.decode(String.self, forKey: .target)
         self.last = try container.decodeIfPresent(Bool.self, forKey: .last) ?? true
         self.when = try container.decodeIfPresent(RuleCondition.self, forKey: .when)
+        self.examples = try container.decodeIfPresent([ConfigExample].self, forKey: .examples)
     }
 }

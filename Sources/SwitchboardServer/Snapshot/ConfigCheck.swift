@@ -1,6 +1,7 @@
 import SwitchboardCore
 
-/// `switchboard check`: everything that makes a config invalid, plus rules that can never fire.
+/// `switchboard check`: everything that makes a config invalid, rules that can never fire,
+/// failing examples (errors) and the lints of ``ConfigLint`` (warnings).
 public enum ConfigCheck {
     /// The outcome of a check.
     public struct Report: Sendable {
@@ -21,12 +22,15 @@ public enum ConfigCheck {
         }
         report.routeCount = config.routeFiles.reduce(0) { $0 + $1.file.routes.count }
         report.ruleCount = config.rewriteRules.count
+        report.errors += unreachableRules(config.rewriteRules)
         do {
-            _ = try Snapshot.build(config: config, admin: AdminState())
+            let snapshot = try Snapshot.build(config: config, admin: AdminState())
+            let findings = ConfigLint.run(config: config, snapshot: snapshot)
+            report.errors += findings.errors
+            report.warnings += findings.warnings
         } catch {
             report.errors += error.issues
         }
-        report.errors += unreachableRules(config.rewriteRules)
         return report
     }
 

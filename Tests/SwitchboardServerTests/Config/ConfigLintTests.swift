@@ -1,0 +1,168 @@
+import Foundation
+import SwitchboardCore
+import Testing
+
+@testable import SwitchboardServer
+
+/// `switchboard check` beyond validity: examples on rules and routes are config tests (errors),
+/// and lints for shadowed rules, unreachable routes, dead rewrite targets and patterns that
+/// overlap only through constraints (warnings).
+struct ConfigLintTests {
+    private static func check(_ files: KeyValuePairs<String, String>) throws -> ConfigCheck.Report {
+        let config = try TemporaryDirectory()
+        try config.write(files)
+        return ConfigCheck.run(configDirectory: config.path)
+    }
+
+    private static func codes(_ issues: [ConfigIssue]) -> [String] { issues.compactMap(\.code) }
+
+    @Test func theDemoConfigIsCleanAndItsExamplesPass() {
+        let report = ConfigCheck.run(configDirectory: Package.demoConfig)
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        #expect(report.warnings.isEmpty, "\(report.warnings)")
+    }
+
+    @Test func aFailingRouteExampleIsAnErrorNamingFileRouteAndIndex() throws {
+        let report = try Self.check([
+            "switchboard.yaml": "schemes: [app]\n",
+            "routes.d/p.yaml": """
+            module: p
+            routes:
+              - id: p.detail
+                pattern: /p/:id<int>
+                examples:
+                  - app://p/42
+                  - { url: "app://p/42", params: { id: "43" } }
+                  - { url: "app://p/x", matched: false }
+                  - app://p/x
+            """,
+        ])
+        let messages = report.errors.map(\.description)
+        #expect(report.errors.count == 2, "\(messages)")
+        #expect(
+            messages.contains {
+                $0.contains("routes.d/p.yaml") && $0.contains("'p.detail'") && $0.contains("example #1")
+                    && $0.contains("param 'id' is \"42\", expected \"43\"")
+            })
+        #expect(messages.contains { $0.contains("example #3") && $0.contains("goes to no route, expected route 'p.detail'") })
+    }
+
+    @Test func ruleExamplesMustFireAndAnEarlierRuleTakingThemAllShadowsTheRule() throws {
+        let report = try Self.check([
+            "switchboard.yaml": "schemes: [app]\n",
+            "routes.d/p.yaml": "module: p\nroutes:\n  - id: p.detail\n    pattern: /p/:id<int>\n",
+            "rewrites.yaml": #"""
+            rules:
+              - id: broad
+                match: '^https://shop\.example/(?:item|goods)/([0-9]+)'
+                target: 'app://p/$1'
+              - id: narrow
+                match: '^https://shop\.example/item/([0-9]+)$'
+                target: 'app://p/$1?from=narrow'
+                examples: [https://shop.example/item/1, https://shop.example/item/2]
+              - id: fine
+                match: '^https://old\.example/([0-9]+)'
+                target: 'app://p/$1'
+                examples:
+                  - { url: "https://old.example/7", rewritesTo: "app://p/7", routeId: p.detail, params: { id: "7" } }
+            """#,
+        ])
+        #expect(report.errors.count == 2, "\(report.errors)")
+        #expect(report.errors.allSatisfy { $0.item == "narrow" && $0.message.contains("rule 'broad' fired first") })
+        #expect(report.warnings.contains { $0.code == "shadowed_rule" && $0.item == "narrow" && $0.message.contains("'broad'") })
+        #expect(!report.warnings.contains { $0.item == "fine" })
+    }
+
+    @Test func aRouteNoURLReachesIsAWarning() throws {
+        let report = try Self.check([
+            "switchboard.yaml": "schemes: [app]\n",
+            "routes.d/n.yaml": """
+            module: n
+            routes:
+              - id: n.int
+                pattern: /n/:id<int>
+              - id: n.digits
+                pattern: /n/:id<[0-9]+>
+            """,
+        ])
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        let unreachable = report.warnings.filter { $0.code == "unreachable_route" }
+        #expect(unreachable.map(\.item) == ["n.digits"], "\(report.warnings)")
+        #expect(unreachable.first?.message.contains("goes to route 'n.int'") == true)
+    }
+
+    @Test func pathOnlyRoutesWithoutSchemesOrDomainsAreUnreachable() throws {
+        let report = try Self.check(["routes.d/a.yaml": "module: a\nroutes:\n  - id: a\n    pattern: /a\n"])
+        #expect(report.warnings.contains { $0.code == "unreachable_route" && $0.message.contains("`schemes` and `domains` are empty") })
+    }
+
+    @Test func aRewriteTargetThatLandsOnNoRouteIsAWarning() throws {
+        let report = try Self.check([
+            "switchboard.yaml": "schemes: [app]\n",
+            "routes.d/p.yaml": "module: p\nroutes:\n  - id: p.detail\n    pattern: /p/:id<int>\n",
+            "rewrites.yaml": #"""
+            rules:
+              - { id: dead, match: '^https://a\.example/(\d+)', target: 'app://nowhere/$1' }
+              - { id: alive, match: '^https://b\.example/(\d+)', target: 'app://p/$1' }
+              - { id: whole, match: '^https://c\.example/', target: '$url' }
+            """#,
+        ])
+        #expect(report.warnings.filter { $0.code == "dead_target" }.map(\.item) == ["dead"], "\(report.warnings)")
+    }
+
+    @Test func patternsOverlappingOnlyThroughConstraintsAreWarnedWithAURLBothAccept() throws {
+        let report = try Self.check([
+            "switchboard.yaml": "schemes: [app]\n",
+            "routes.d/p.yaml": """
+            module: p
+            routes:
+              - id: p.id
+                pattern: /p/:id<int>
+              - id: p.slug
+                pattern: /p/:slug
+              - id: o.detail
+                pattern: /o/:id<uuid>
+              - id: o.status
+                pattern: /o/:status<(open|done)>
+            """,
+        ])
+        let overlaps = report.warnings.filter { $0.code == "constraint_overlap" }
+        #expect(overlaps.count == 1, "\(report.warnings)")
+        #expect(overlaps.first?.item == "p.slug")
+        #expect(overlaps.first?.message.contains("app://p/42") == true)
+    }
+
+    @Test func examplesWithUnknownKeysAreRefusedWithTheKeyNamed() throws {
+        let report = try Self.check([
+            "switchboard.yaml": "schemes: [app]\n",
+            "routes.d/p.yaml": "module: p\nroutes:\n  - id: p\n    pattern: /p\n    examples: [{ url: \"app://p\", route: p }]\n",
+        ])
+        #expect(report.errors.contains { $0.description.contains("unknown key 'route'") }, "\(report.errors)")
+    }
+
+    @Test func checkExitsOneOnAFailingExampleAndListsWarningsApart() throws {
+        let config = try TemporaryDirectory()
+        try config.write([
+            "switchboard.yaml": "schemes: [app]\n",
+            "routes.d/p.yaml": """
+            module: p
+            routes:
+              - id: p.id
+                pattern: /p/:id<int>
+                examples: [app://p/abc]
+              - id: p.slug
+                pattern: /p/:slug
+            """,
+        ])
+        let failing = try CLITests.check(config.path)
+        #expect(failing.status == 1)
+        #expect(failing.stdout.contains("error: routes.d/p.yaml: 'p.id': example #0 app://p/abc"), "\(failing.stdout)")
+        #expect(failing.stdout.contains("warning: routes.d/p.yaml: 'p.slug'"), "\(failing.stdout)")
+
+        try config.write(
+            "routes.d/p.yaml", "module: p\nroutes:\n  - id: p.id\n    pattern: /p/:id<int>\n  - id: p.slug\n    pattern: /p/:slug\n")
+        let warningsOnly = try CLITests.check(config.path)
+        #expect(warningsOnly.status == 0, "\(warningsOnly.stdout)")
+        #expect(warningsOnly.stdout.contains("1 warning"), "\(warningsOnly.stdout)")
+    }
+}
