@@ -11,6 +11,11 @@ public struct ServerSettings: Sendable, Hashable, Codable {
     public var dataDir: String = "./data"
     /// The environment variable holding the admin bearer token; admin calls get 403 while unset.
     public var adminTokenEnv: String = "SWITCHBOARD_ADMIN_TOKEN"
+    /// More admin tokens, each with a name the history records (the token of
+    /// `admin_token_env` is named `admin`).
+    public var adminTokens: [AdminTokenSetting] = []
+    /// How many admin changes the history keeps (oldest dropped first).
+    public var historyLimit: Int = 100
     /// Template for unmatched URLs (rewrite-target variables, of the input URL).
     public var fallback: String?
     /// Hosts `GET /open` may redirect to: exact hosts, or `*.example.com` for its subdomains.
@@ -73,6 +78,8 @@ public struct ServerSettings: Sendable, Hashable, Codable {
         case listen, schemes, domains, fallback, threads, limits, apps
         case dataDir = "data_dir"
         case adminTokenEnv = "admin_token_env"
+        case adminTokens = "admin_tokens"
+        case historyLimit = "history_limit"
         case accessLog = "access_log"
         case redirectAllow = "redirect_allow"
         case redirectAllowHTTP = "redirect_allow_http"
@@ -87,6 +94,18 @@ public struct ServerSettings: Sendable, Hashable, Codable {
         domains = try (container.decodeIfPresent([String].self, forKey: .domains) ?? []).map { $0.lowercased() }
         dataDir = try container.decodeIfPresent(String.self, forKey: .dataDir) ?? defaults.dataDir
         adminTokenEnv = try container.decodeIfPresent(String.self, forKey: .adminTokenEnv) ?? defaults.adminTokenEnv
+        adminTokens = try container.decodeIfPresent([AdminTokenSetting].self, forKey: .adminTokens) ?? []
+        var names: Set<String> = ["admin"]
+        for token in adminTokens where !names.insert(token.name).inserted {
+            throw DecodingError.dataCorruptedError(
+                forKey: .adminTokens, in: container,
+                debugDescription: "admin_tokens: the name '\(token.name)' is used twice ('admin' is the token of admin_token_env)")
+        }
+        historyLimit = try container.decodeIfPresent(Int.self, forKey: .historyLimit) ?? defaults.historyLimit
+        guard (1...10_000).contains(historyLimit) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .historyLimit, in: container, debugDescription: "'history_limit' must be between 1 and 10000")
+        }
         fallback = try container.decodeIfPresent(String.self, forKey: .fallback)
         threads = try container.decodeIfPresent(Int.self, forKey: .threads)
         if let threads, threads < 1 || threads > 256 {

@@ -1,28 +1,59 @@
-/// Bearer-token check for the admin API: 403 while no token is configured, 401 for a
-/// missing or wrong token. The comparison takes the same time wherever the tokens differ.
-struct AdminAuthorization {
-    let token: String?
+/// An admin token the server accepts, with the name the history records.
+package struct AdminToken: Sendable {
+    package let name: String
+    package let secret: String
 
-    /// `nil` when authorised, else the refusal.
-    func refusal(for request: HTTPRequest) -> HTTPResponse? {
-        guard let token else {
-            return .error(
-                status: 403, code: "admin_disabled",
-                message: "the admin API is disabled: set the environment variable named by admin_token_env and restart")
+    package init(name: String, secret: String) {
+        self.name = name
+        self.secret = secret
+    }
+}
+
+/// Bearer-token check for the admin API: 403 while no token is configured, 401 for a
+/// missing or wrong token. Every configured token is compared, each in constant time, so the
+/// time does not reveal which token matched or where a wrong one differs.
+struct AdminAuthorization {
+    let tokens: [AdminToken]
+
+    /// Why a request was refused: the response to send.
+    struct Refusal: Error {
+        let response: HTTPResponse
+    }
+
+    /// The name of the token the request presents, or the refusal.
+    func authorize(_ request: HTTPRequest) -> Result<String, Refusal> {
+        guard !tokens.isEmpty else {
+            return .failure(
+                Refusal(
+                    response: .error(
+                        status: 403, code: "admin_disabled",
+                        message: "the admin API is disabled: set the environment variable named by admin_token_env "
+                            + "(or admin_tokens) and restart")))
         }
         let challenge = [("WWW-Authenticate", #"Bearer realm="switchboard""#)]
         guard let header = request.header("Authorization") else {
-            return .error(status: 401, code: "unauthorized", message: "missing Authorization: Bearer <token>", headers: challenge)
+            return .failure(
+                Refusal(
+                    response: .error(
+                        status: 401, code: "unauthorized", message: "missing Authorization: Bearer <token>", headers: challenge)))
         }
         let prefix = "bearer "
         guard header.count > prefix.count, header.lowercased().hasPrefix(prefix) else {
-            return .error(status: 401, code: "unauthorized", message: "the Authorization header must be 'Bearer <token>'", headers: challenge)
+            return .failure(
+                Refusal(
+                    response: .error(
+                        status: 401, code: "unauthorized", message: "the Authorization header must be 'Bearer <token>'", headers: challenge)
+                ))
         }
-        let presented = header.dropFirst(prefix.count).trimmingSpaces()
-        guard Self.constantTimeEqual(Array(presented.utf8), Array(token.utf8)) else {
-            return .error(status: 401, code: "unauthorized", message: "wrong admin token", headers: challenge)
+        let presented = Array(header.dropFirst(prefix.count).trimmingSpaces().utf8)
+        var matched: String?
+        for token in tokens where Self.constantTimeEqual(presented, Array(token.secret.utf8)) && matched == nil {
+            matched = token.name
         }
-        return nil
+        guard let matched else {
+            return .failure(Refusal(response: .error(status: 401, code: "unauthorized", message: "wrong admin token", headers: challenge)))
+        }
+        return .success(matched)
     }
 
     /// Compares every byte of the longer input, so the time does not reveal where they differ.

@@ -8,8 +8,10 @@ struct AdminEndpoints {
     let service: SwitchboardService
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
-        if let refusal = AdminAuthorization(token: service.adminToken).refusal(for: request) {
-            return refusal
+        let actor: String
+        switch AdminAuthorization(tokens: service.adminTokens).authorize(request) {
+        case .success(let name): actor = name
+        case .failure(let refusal): return refusal.response
         }
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         let resource = parts.count > 1 ? parts[1] : ""
@@ -18,26 +20,28 @@ struct AdminEndpoints {
         switch (resource, id, request.method) {
         case ("rules", nil, "GET"): return listRules()
         case ("rules", nil, "POST"):
-            return change(request, status: 201) { (admin, snapshot) throws(AdminChangeError) in
+            return change(request, status: 201, actor: actor, action: "rules.add") { (admin, snapshot) throws(AdminChangeError) in
                 try appendRules(request.body, to: &admin, snapshot)
             }
         case ("rules", nil, "PUT"):
-            return change(request, status: 200) { (admin, snapshot) throws(AdminChangeError) in
+            return change(request, status: 200, actor: actor, action: "rules.replace") { (admin, snapshot) throws(AdminChangeError) in
                 try replaceRules(request.body, in: &admin, snapshot)
             }
         case ("rules", let id?, "DELETE"):
-            return change(request, status: 204) { (admin, snapshot) throws(AdminChangeError) in
+            return change(request, status: 204, actor: actor, action: "rules.delete") { (admin, snapshot) throws(AdminChangeError) in
                 try deleteRule(id, from: &admin, snapshot)
             }
         case ("routes", nil, "GET"): return listRoutes()
         case ("routes", nil, "POST"):
-            return change(request, status: 201) { (admin, snapshot) throws(AdminChangeError) in
+            return change(request, status: 201, actor: actor, action: "routes.add") { (admin, snapshot) throws(AdminChangeError) in
                 try addRoutes(request.body, to: &admin, snapshot)
             }
         case ("routes", let id?, "DELETE"):
-            return change(request, status: 204) { (admin, snapshot) throws(AdminChangeError) in
+            return change(request, status: 204, actor: actor, action: "routes.delete") { (admin, snapshot) throws(AdminChangeError) in
                 try deleteRoute(id, from: &admin, snapshot)
             }
+        case ("history", nil, "GET"): return history(request)
+        case ("rollback", nil, "POST"): return rollback(request, actor: actor)
         case ("reload", nil, "POST"): return reload()
         case ("status", nil, "GET"): return status()
         default:
@@ -58,7 +62,8 @@ struct AdminEndpoints {
         case ("rules", false): ["GET", "POST", "PUT"]
         case ("routes", false): ["GET", "POST"]
         case ("rules", true), ("routes", true): ["DELETE"]
-        case ("reload", false): ["POST"]
+        case ("reload", false), ("rollback", false): ["POST"]
+        case ("history", false): ["GET"]
         case ("status", false): ["GET"]
         default: nil
         }
@@ -72,7 +77,8 @@ struct AdminEndpoints {
 
     private func listRules() -> HTTPResponse {
         let snapshot = service.snapshot
-        let rules = snapshot.admin.rules.map { Self.json($0, source: "admin") }
+        let rules =
+            snapshot.admin.rules.map { Self.json($0, source: "admin") }
             + snapshot.config.rewriteRules.map { Self.json($0, source: "config") }
         return versioned(snapshot.admin.version, ["version": .number(Double(snapshot.admin.version)), "rules": .array(rules)])
     }
@@ -97,12 +103,15 @@ struct AdminEndpoints {
             ("configDirectory", .string(service.configDirectory)),
             ("startedAt", .string(formatter.string(from: service.startedAt))),
             ("snapshotBuiltAt", .string(formatter.string(from: snapshot.builtAt))),
-            ("lastReload", .object([
-                ("time", .string(formatter.string(from: reload.time))),
-                ("trigger", .string(reload.trigger)),
-                ("ok", .bool(reload.succeeded)),
-                ("errors", .array(reload.issues.map { .string($0.description) })),
-            ])),
+            (
+                "lastReload",
+                .object([
+                    ("time", .string(formatter.string(from: reload.time))),
+                    ("trigger", .string(reload.trigger)),
+                    ("ok", .bool(reload.succeeded)),
+                    ("errors", .array(reload.issues.map { .string($0.description) })),
+                ])
+            ),
         ])
         return versioned(snapshot.admin.version, body)
     }
@@ -110,27 +119,104 @@ struct AdminEndpoints {
     private func reload() -> HTTPResponse {
         switch service.reload(trigger: "api") {
         case .success(let snapshot):
-            return .json(JSONValue.object([
-                ("routes", .number(Double(snapshot.resolver.router.routes.count))),
-                ("rules", .number(Double(snapshot.resolver.rewriter.rules.count))),
-            ]).jsonText)
+            return .json(
+                JSONValue.object([
+                    ("routes", .number(Double(snapshot.resolver.router.routes.count))),
+                    ("rules", .number(Double(snapshot.resolver.rewriter.rules.count))),
+                ]).jsonText)
         case .failure(let issues):
             let body: JSONValue = .object([
-                ("error", .object([
-                    ("code", .string("invalid_config")),
-                    ("message", .string("the config has \(issues.issues.count) error(s); the running state is unchanged")),
-                ])),
+                (
+                    "error",
+                    .object([
+                        ("code", .string("invalid_config")),
+                        ("message", .string("the config has \(issues.issues.count) error(s); the running state is unchanged")),
+                    ])
+                ),
                 ("errors", .array(issues.issues.map(Self.json))),
             ])
             return .json(status: 422, body.jsonText)
         }
     }
 
+    /// `GET /admin/history[?limit=N]`: the last changes, newest first, without their states.
+    private func history(_ request: HTTPRequest) -> HTTPResponse {
+        let admin = service.snapshot.admin
+        var limit = admin.history.count
+        let query = (try? ParsedURL.queryItems(ofRawQuery: request.query ?? "")) ?? []
+        if let text = query.first(where: { $0.name == "limit" })?.value {
+            guard let value = Int(text), value > 0 else {
+                return .error(status: 400, code: "invalid_parameter", message: "limit must be a positive integer, not '\(text)'")
+            }
+            limit = value
+        }
+        let entries = admin.history.suffix(limit).reversed().map { entry -> JSONValue in
+            var members: [(key: String, value: JSONValue)] = [
+                ("version", .number(Double(entry.version))), ("time", .string(entry.time)), ("token", .string(entry.token)),
+                ("action", .string(entry.action)), ("ids", .array(entry.ids.map(JSONValue.string))),
+            ]
+            if let target = entry.rollbackTo { members.append(("rollbackTo", .number(Double(target)))) }
+            members.append(("rules", .number(Double(entry.rules.count))))
+            members.append(("routes", .number(Double(entry.routes.count))))
+            return .object(members)
+        }
+        return versioned(admin.version, .object([("version", .number(Double(admin.version))), ("history", .array(entries))]))
+    }
+
+    /// `POST /admin/rollback {"version": N}`: the admin rules and routes of version N become
+    /// the current ones, as a new version.
+    private func rollback(_ request: HTTPRequest, actor: String) -> HTTPResponse {
+        let target: Int
+        do {
+            target = try Self.decodeRollbackVersion(request.body)
+        } catch {
+            return .error(status: error.status, code: error.code, message: error.message)
+        }
+        return change(request, status: 200, actor: actor, action: "rollback", rollbackTo: target) {
+            (admin, _) throws(AdminChangeError) in
+            guard let content = admin.content(atVersion: target) else {
+                let oldest = admin.history.first.map { "; the oldest kept is \($0.version)" } ?? ""
+                throw AdminChangeError(
+                    status: 404, code: "not_found", message: "version \(target) is not in the history\(oldest)")
+            }
+            admin.rules = content.rules
+            admin.routes = content.routes
+        }
+    }
+
+    /// The body of `POST /admin/rollback`.
+    private struct RollbackRequest: Decodable {
+        let version: Int
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case version }
+
+        init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(CodingKeys.self)
+            version = try decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .version)
+        }
+    }
+
+    private static func decodeRollbackVersion(_ body: [UInt8]) throws(AdminChangeError) -> Int {
+        guard !body.isEmpty else {
+            throw AdminChangeError(status: 400, code: "invalid_body", message: "the request body is empty; send {\"version\": N}")
+        }
+        let request: RollbackRequest
+        do {
+            request = try JSONDecoder().decode(RollbackRequest.self, from: Data(body))
+        } catch {
+            throw AdminChangeError(status: 400, code: "invalid_body", message: DecodingErrorDescription.describe(error))
+        }
+        guard request.version >= 0 else {
+            throw AdminChangeError(status: 400, code: "invalid_body", message: "'version' must not be negative")
+        }
+        return request.version
+    }
+
     // MARK: - Changing
 
     /// Runs a change with the `If-Match` check and answers with the new version.
     private func change(
-        _ request: HTTPRequest, status: Int,
+        _ request: HTTPRequest, status: Int, actor: String, action: String, rollbackTo: Int? = nil,
         _ edit: (inout AdminState, Snapshot) throws(AdminChangeError) -> Void
     ) -> HTTPResponse {
         let expected: Int?
@@ -139,7 +225,8 @@ struct AdminEndpoints {
         case .refused(let refusal): return refusal
         }
         do {
-            let snapshot = try service.changeAdminState(expectedVersion: expected, edit)
+            let snapshot = try service.changeAdminState(
+                expectedVersion: expected, actor: actor, action: action, rollbackTo: rollbackTo, edit)
             let version = snapshot.admin.version
             if status == 204 { return HTTPResponse(status: 204, headers: [("ETag", Self.etag(version))]) }
             return .json(status: status, #"{"version":\#(version)}"#, headers: [("ETag", Self.etag(version))])
@@ -303,28 +390,17 @@ struct AdminEndpoints {
     }
 
     private static func json(_ rule: RewriteRule, source: String) -> JSONValue {
-        var members: [(key: String, value: JSONValue)] = [
-            ("id", .string(rule.id)), ("match", .string(rule.match)), ("target", .string(rule.target)),
-            ("last", .bool(rule.last)),
-        ]
-        if let when = rule.when { members.append(("when", when.json)) }
+        guard case .object(var members) = rule.fileJSON else { return rule.fileJSON }
         members.append(("source", .string(source)))
         return .object(members)
     }
 
+    /// A route as listed: the stored shape, with `params` always present.
     private static func json(_ route: AdminRoute) -> JSONValue {
-        let definition = route.definition
-        var members: [(key: String, value: JSONValue)] = [("id", .string(definition.id)), ("module", .string(route.module))]
-        if definition.patterns.count == 1 {
-            members.append(("pattern", .string(definition.patterns[0])))
-        } else {
-            members.append(("patterns", .array(definition.patterns.map(JSONValue.string))))
+        guard case .object(var members) = route.fileJSON else { return route.fileJSON }
+        if !members.contains(where: { $0.key == "params" }), let target = members.firstIndex(where: { $0.key == "target" }) {
+            members.insert(("params", .object([])), at: target + 1)
         }
-        members.append(("target", definition.target))
-        members.append(("params", .object(definition.params.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
-        if let web = definition.web { members.append(("web", .string(web))) }
-        if let app = definition.app { members.append(("app", .bool(app))) }
-        if let minimum = definition.minAppVersion { members.append(("minAppVersion", .string(minimum))) }
         return .object(members)
     }
 

@@ -19,8 +19,8 @@ package final class SwitchboardService: Sendable {
     package let startedAt = Date()
     /// The time for conditional rules, in seconds since the Unix epoch (injectable for tests).
     package let clock: @Sendable () -> Double
-    /// The admin bearer token; `nil` while the configured environment variable is unset.
-    package let adminToken: String?
+    /// The admin bearer tokens, by name; empty (admin API disabled) while none is set.
+    package let adminTokens: [AdminToken]
     private let current: Mutex<Snapshot>
     /// Serialises reloads and admin writes: read-modify-persist-swap happens as one step.
     private let writer = Mutex<Void>(())
@@ -57,10 +57,18 @@ package final class SwitchboardService: Sendable {
         } catch {
             throw StartupError(description: "the config and the admin state do not build:\n\(error)")
         }
-        let token = environment[config.settings.adminTokenEnv].flatMap { $0.isEmpty ? nil : $0 }
-        adminToken = token
-        if token == nil {
-            logger.warning("admin API disabled: \(config.settings.adminTokenEnv) is not set")
+        var tokens: [AdminToken] = []
+        let settings = config.settings
+        for (name, variable) in [("admin", settings.adminTokenEnv)] + settings.adminTokens.map({ ($0.name, $0.tokenEnv) }) {
+            if let secret = environment[variable], !secret.isEmpty {
+                tokens.append(AdminToken(name: name, secret: secret))
+            } else if name != "admin" {
+                logger.warning("admin token '\(name)' is disabled: \(variable) is not set")
+            }
+        }
+        adminTokens = tokens
+        if tokens.isEmpty {
+            logger.warning("admin API disabled: \(settings.adminTokenEnv) is not set")
         }
         current = Mutex(snapshot)
         lastReload = Mutex(ReloadStatus(time: Date(), trigger: "startup", succeeded: true, issues: []))
@@ -122,7 +130,8 @@ package final class SwitchboardService: Sendable {
     ///   - change: edits a copy of the admin state; throws to refuse.
     /// - Returns: the new snapshot (its `admin.version` is the new version).
     package func changeAdminState(
-        expectedVersion: Int?, _ change: (inout AdminState, Snapshot) throws(AdminChangeError) -> Void
+        expectedVersion: Int?, actor: String = "admin", action: String = "change", rollbackTo: Int? = nil,
+        _ change: (inout AdminState, Snapshot) throws(AdminChangeError) -> Void
     ) throws(AdminChangeError) -> Snapshot {
         try writer.withLock { (_: inout Void) throws(AdminChangeError) -> Snapshot in
             let before = snapshot
@@ -135,6 +144,13 @@ package final class SwitchboardService: Sendable {
             var admin = before.admin
             try change(&admin, before)
             admin.version = before.admin.version + 1
+            admin.history.append(
+                AdminHistoryEntry(
+                    version: admin.version, time: Self.timestamp(Date()), token: actor, action: action,
+                    ids: AdminHistoryEntry.changedIDs(from: before.admin, to: admin), rollbackTo: rollbackTo,
+                    rules: admin.rules, routes: admin.routes))
+            let keep = before.config.settings.historyLimit
+            if admin.history.count > keep { admin.history.removeFirst(admin.history.count - keep) }
             let limit = before.config.settings.limits.maxAdminRules
             guard admin.rules.count <= limit else {
                 throw AdminChangeError(
@@ -161,9 +177,16 @@ package final class SwitchboardService: Sendable {
             }
             current.withLock { $0 = next }
             record(next)
-            logger.notice("admin state changed", metadata: ["version": "\(admin.version)"])
+            logger.notice("admin state changed", metadata: ["version": "\(admin.version)", "token": "\(actor)", "action": "\(action)"])
             return next
         }
+    }
+
+    /// RFC 3339 in UTC with milliseconds, e.g. `2026-11-24T22:30:00.123Z`.
+    private static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
     }
 
     private func record(_ snapshot: Snapshot) {

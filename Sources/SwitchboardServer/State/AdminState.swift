@@ -9,11 +9,35 @@ public struct AdminState: Sendable, Hashable, Codable {
     public var rules: [RewriteRule]
     /// Routes registered at run time.
     public var routes: [AdminRoute]
+    /// The last changes, oldest first, bounded by `history_limit`.
+    public var history: [AdminHistoryEntry]
 
-    public init(version: Int = 0, rules: [RewriteRule] = [], routes: [AdminRoute] = []) {
+    public init(version: Int = 0, rules: [RewriteRule] = [], routes: [AdminRoute] = [], history: [AdminHistoryEntry] = []) {
         self.version = version
         self.rules = rules
         self.routes = routes
+        self.history = history
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case version, rules, routes, history
+    }
+
+    /// Decodes a state file; files written before the history existed have none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decode(Int.self, forKey: .version)
+        rules = try container.decode([RewriteRule].self, forKey: .rules)
+        routes = try container.decode([AdminRoute].self, forKey: .routes)
+        history = try container.decodeIfPresent([AdminHistoryEntry].self, forKey: .history) ?? []
+    }
+
+    /// The admin rules and routes as they were at `version`, if the history still has it
+    /// (version 0 is the empty state every server starts from).
+    public func content(atVersion version: Int) -> (rules: [RewriteRule], routes: [AdminRoute])? {
+        if version == self.version { return (rules, routes) }
+        if version == 0 { return ([], []) }
+        return history.last { $0.version == version }.map { ($0.rules, $0.routes) }
     }
 }
 

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import SwitchboardCore
 import Yams
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Persists ``AdminState`` in `data_dir/state.json`, durably and atomically: write a temp
 /// file, fsync it, rename it over the old one, fsync the directory. A crash at any instant
@@ -116,37 +117,69 @@ public struct StateStore: Sendable {
 }
 
 extension AdminState {
-    /// The content of `state.json`: JSON with one rule or route per line, keys in the order
-    /// `load` reads them and route targets exactly as given.
+    /// The content of `state.json`: JSON with one rule, route or history entry per line, keys
+    /// in the order `load` reads them and route targets exactly as given.
     var fileText: String {
         func list(_ items: [JSONValue]) -> String {
             items.isEmpty ? "[]" : "[\n" + items.map { "    " + $0.jsonText }.joined(separator: ",\n") + "\n  ]"
         }
-        let rules = rules.map { rule -> JSONValue in
+        let history = history.map { entry -> JSONValue in
             var members: [(key: String, value: JSONValue)] = [
-                ("id", .string(rule.id)), ("match", .string(rule.match)), ("target", .string(rule.target)),
-                ("last", .bool(rule.last)),
+                ("version", .number(Double(entry.version))), ("time", .string(entry.time)), ("token", .string(entry.token)),
+                ("action", .string(entry.action)), ("ids", .array(entry.ids.map(JSONValue.string))),
             ]
-            if let when = rule.when { members.append(("when", when.json)) }
+            if let target = entry.rollbackTo { members.append(("rollbackTo", .number(Double(target)))) }
+            members.append(("rules", .array(entry.rules.map(\.fileJSON))))
+            members.append(("routes", .array(entry.routes.map(\.fileJSON))))
             return .object(members)
         }
-        let routes = routes.map { route -> JSONValue in
-            let definition = route.definition
-            var members: [(key: String, value: JSONValue)] = [("id", .string(definition.id)), ("module", .string(route.module))]
-            if definition.patterns.count == 1 {
-                members.append(("pattern", .string(definition.patterns[0])))
-            } else {
-                members.append(("patterns", .array(definition.patterns.map(JSONValue.string))))
-            }
-            members.append(("target", definition.target))
-            if !definition.params.isEmpty {
-                members.append(("params", .object(definition.params.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
-            }
-            if let web = definition.web { members.append(("web", .string(web))) }
-            if let app = definition.app { members.append(("app", .bool(app))) }
-            if let minimum = definition.minAppVersion { members.append(("minAppVersion", .string(minimum))) }
-            return .object(members)
+        return "{\n  \"version\": \(version),\n  \"rules\": \(list(rules.map(\.fileJSON))),\n  \"routes\": \(list(routes.map(\.fileJSON))),"
+            + "\n  \"history\": \(list(history))\n}\n"
+    }
+}
+
+extension ConfigExample {
+    /// The example as JSON, in the shape it is read back from.
+    var json: JSONValue {
+        guard rewritesTo != nil || routeId != nil || params != nil || matched != nil else { return .string(url) }
+        var members: [(key: String, value: JSONValue)] = [("url", .string(url))]
+        if let rewritesTo { members.append(("rewritesTo", .string(rewritesTo))) }
+        if let routeId { members.append(("routeId", .string(routeId))) }
+        if let params { members.append(("params", .object(params.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))) }
+        if let matched { members.append(("matched", .bool(matched))) }
+        return .object(members)
+    }
+}
+
+extension RewriteRule {
+    /// The rule as stored in `state.json` (and listed by the admin API, plus its source).
+    var fileJSON: JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
+            ("id", .string(id)), ("match", .string(match)), ("target", .string(target)), ("last", .bool(last)),
+        ]
+        if let when { members.append(("when", when.json)) }
+        if let examples { members.append(("examples", .array(examples.map(\.json)))) }
+        return .object(members)
+    }
+}
+
+extension AdminRoute {
+    /// The route as stored in `state.json` (the admin API lists the same shape, params always present).
+    var fileJSON: JSONValue {
+        var members: [(key: String, value: JSONValue)] = [("id", .string(definition.id)), ("module", .string(module))]
+        if definition.patterns.count == 1 {
+            members.append(("pattern", .string(definition.patterns[0])))
+        } else {
+            members.append(("patterns", .array(definition.patterns.map(JSONValue.string))))
         }
-        return "{\n  \"version\": \(version),\n  \"rules\": \(list(rules)),\n  \"routes\": \(list(routes))\n}\n"
+        members.append(("target", definition.target))
+        if !definition.params.isEmpty {
+            members.append(("params", .object(definition.params.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
+        }
+        if let web = definition.web { members.append(("web", .string(web))) }
+        if let app = definition.app { members.append(("app", .bool(app))) }
+        if let minimum = definition.minAppVersion { members.append(("minAppVersion", .string(minimum))) }
+        if let examples = definition.examples { members.append(("examples", .array(examples.map(\.json)))) }
+        return .object(members)
     }
 }

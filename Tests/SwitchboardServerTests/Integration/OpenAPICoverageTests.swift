@@ -13,7 +13,7 @@ extension IntegrationTests {
         /// Every path the API handler answers (API/APIHandler.swift, API/AdminEndpoints.swift).
         static let serverPaths = [
             "/resolve", "/healthz", "/metrics", "/openapi.yaml", "/admin/rules", "/admin/rules/{id}", "/admin/routes",
-            "/admin/routes/{id}", "/admin/reload", "/admin/status", "/open", "/.well-known/apple-app-site-association",
+            "/admin/routes/{id}", "/admin/reload", "/admin/status", "/admin/history", "/admin/rollback", "/open", "/.well-known/apple-app-site-association",
             "/.well-known/assetlinks.json",
         ]
 
@@ -75,6 +75,36 @@ extension IntegrationTests {
             ("DELETE /admin/routes/{id}", 404, { c, _ in try c.admin("DELETE", "/admin/routes/cov") }),
             ("DELETE /admin/routes/{id}", 409, { c, _ in try c.admin("DELETE", "/admin/routes/product.detail") }),
 
+            ("GET /admin/history", 200, { c, _ in try c.admin("GET", "/admin/history?limit=5") }),
+            ("GET /admin/history", 400, { c, _ in try c.admin("GET", "/admin/history?limit=none") }),
+            ("POST /admin/rollback", 412, { c, _ in try c.admin("POST", "/admin/rollback", json: #"{"version":1}"#, headers: [("If-Match", #""99""#)]) }),
+            ("POST /admin/rollback", 409, { c, config in
+                // Version 1 had the admin rule `cov`; once rewrites.yaml has a rule with that id
+                // too, restoring it would clash.
+                let path = config.directory + "/rewrites.yaml"
+                let original = try String(contentsOfFile: path, encoding: .utf8)
+                try config.write("rewrites.yaml", original + "  - { id: cov, match: '^cov-config://', target: 'shopapp://me' }\n")
+                defer { try? config.write("rewrites.yaml", original) }
+                _ = try c.admin("POST", "/admin/reload")
+                return try c.admin("POST", "/admin/rollback", json: #"{"version":1}"#)
+            }),
+            ("POST /admin/rollback", 422, { c, config in
+                // The version that added the admin route `cov` no longer fits once the config
+                // has one more route (the server allows 37).
+                try config.write("routes.d/extra.yaml", "module: extra\nroutes: [{ id: extra, pattern: /extra }]\n")
+                defer { try? FileManager.default.removeItem(atPath: config.directory + "/routes.d/extra.yaml") }
+                _ = try c.admin("POST", "/admin/reload")
+                let history = try c.admin("GET", "/admin/history")
+                let entries = (try JSONSerialization.jsonObject(with: Data(history.body)) as? [String: Any])?["history"] as? [[String: Any]] ?? []
+                let version = entries.first { ($0["action"] as? String) == "routes.add" }?["version"] as? Int ?? 0
+                return try c.admin("POST", "/admin/rollback", json: #"{"version":\#(version)}"#)
+            }),
+            ("POST /admin/reload", 200, { c, _ in try c.admin("POST", "/admin/reload") }),
+            ("POST /admin/rollback", 200, { c, _ in try c.admin("POST", "/admin/rollback", json: #"{"version":1}"#) }),
+            ("POST /admin/rollback", 404, { c, _ in try c.admin("POST", "/admin/rollback", json: #"{"version":9999}"#) }),
+            ("POST /admin/rollback", 400, { c, _ in try c.admin("POST", "/admin/rollback", json: #"{"version":"one"}"#) }),
+            ("POST /admin/rollback", 413, { c, _ in try oversized(c, "POST", "/admin/rollback") }),
+            ("POST /admin/reload", 200, { c, _ in try c.admin("POST", "/admin/reload") }),
             ("GET /admin/status", 200, { c, _ in try c.admin("GET", "/admin/status") }),
             ("POST /admin/reload", 200, { c, _ in try c.admin("POST", "/admin/reload") }),
             ("POST /admin/reload", 422, { c, config in

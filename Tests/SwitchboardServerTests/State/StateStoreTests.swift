@@ -112,7 +112,7 @@ struct StateStoreTests {
         try store.save(Self.sample)
         let data = try Data(contentsOf: URL(fileURLWithPath: store.path))
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(Set(object.keys) == ["version", "rules", "routes"])
+        #expect(Set(object.keys) == ["version", "rules", "routes", "history"])
         #expect(object["version"] as? Int == 7)
         let routes = try #require(object["routes"] as? [[String: Any]])
         #expect(routes.first?["module"] as? String == "flash")

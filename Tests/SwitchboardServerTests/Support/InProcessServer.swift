@@ -17,11 +17,15 @@ final class InProcessServer: Sendable {
 
     /// Starts the server and returns once it is serving and watching its config.
     /// - Parameter token: the admin token; `nil` leaves the variable unset (admin is 403).
-    init(config: TestConfig, token: String? = "t", pollInterval: Duration = .milliseconds(200)) async throws {
+    /// - Parameter environment: more environment variables (named admin tokens).
+    init(
+        config: TestConfig, token: String? = "t", environment extra: [String: String] = [:],
+        pollInterval: Duration = .milliseconds(200)
+    ) async throws {
         self.config = config
         let (logger, logs) = CollectingLogHandler.logger()
         self.logs = logs
-        var environment: [String: String] = [:]
+        var environment = extra
         if let token { environment["SWITCHBOARD_ADMIN_TOKEN"] = token }
         let runner = try ServerRunner(
             configDirectory: config.directory, listen: "127.0.0.1:0", environment: environment,

@@ -35,14 +35,14 @@ final class ServerProcess {
     /// - Parameters:
     ///   - token: the admin token; `nil` leaves the variable unset.
     ///   - logName: the log file, in the test's temporary directory (one per start).
-    init(config: TestConfig, token: String? = "t", logName: String = "server.log") throws {
+    init(config: TestConfig, token: String? = "t", environment extra: [String: String] = [:], logName: String = "server.log") throws {
         self.config = config
         logPath = config.root.path + "/" + logName
         guard FileManager.default.createFile(atPath: logPath, contents: nil), let log = FileHandle(forWritingAtPath: logPath)
         else { throw TestSetupError("cannot create \(logPath)") }
         process.executableURL = URL(fileURLWithPath: try Self.binaryPath())
         process.arguments = ["serve", "--config", config.directory, "--listen", "127.0.0.1:0"]
-        var environment = ["PATH": "/usr/bin:/bin"]
+        var environment = extra.merging(["PATH": "/usr/bin:/bin"]) { _, path in path }
         if let token { environment["SWITCHBOARD_ADMIN_TOKEN"] = token }
         process.environment = environment
         process.currentDirectoryURL = URL(fileURLWithPath: config.root.path)
