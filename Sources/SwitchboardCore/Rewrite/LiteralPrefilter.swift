@@ -20,7 +20,7 @@ struct LiteralPrefilter: Sendable {
     }
 
     /// Per rule, its required literal (empty when it has none).
-    private let literals: [[UInt8]]
+    let literals: [[UInt8]]
     /// Bits of the rules that are candidates for every URL.
     private let alwaysCandidates: [UInt64]
     private let slots: [Slot]

@@ -28,9 +28,9 @@
 public struct RewriteEngine: Sendable {
     /// The rules, in evaluation order.
     public let rules: [RewriteRule]
-    private let compiled: [CompiledRewriteRule]
+    let compiled: [CompiledRewriteRule]
     /// `nil` runs every regex (the reference behaviour the prefilter must reproduce).
-    private let prefilter: LiteralPrefilter?
+    let prefilter: LiteralPrefilter?
 
     /// An engine without rules: every URL is returned unchanged.
     public init() {

@@ -13,8 +13,8 @@ public struct Router: Sendable {
         var captureCount: Int32
     }
 
-    private let table: TrieTable
-    private let entries: [Entry]
+    let table: TrieTable
+    let entries: [Entry]
     private let captures: [RouterBuilder.Capture]
     /// Every registered route, in registration order.
     public let routes: [Route]
@@ -173,7 +173,7 @@ public struct Router: Sendable {
         return Int(found)
     }
 
-    private static func hostKey(_ url: ParsedURL) -> String? {
+    static func hostKey(_ url: ParsedURL) -> String? {
         guard let host = url.host else { return nil }
         guard let port = url.port else { return host }
         return "\(host):\(port)"

@@ -46,13 +46,13 @@ final class TrieTable: @unchecked Sendable {
     /// Static children at a node above this count are binary-searched.
     private static let linearScanLimit = 8
 
-    private let nodes: UnsafeMutableBufferPointer<Node>
-    private let staticEdges: UnsafeMutableBufferPointer<StaticEdge>
-    private let labels: UnsafeMutableBufferPointer<UInt8>
-    private let constrainedEdges: UnsafeMutableBufferPointer<ConstrainedEdge>
-    private let terminals: UnsafeMutableBufferPointer<Terminal>
-    private let constraints: [SegmentConstraint]
-    private let strings: [String]
+    let nodes: UnsafeMutableBufferPointer<Node>
+    let staticEdges: UnsafeMutableBufferPointer<StaticEdge>
+    let labels: UnsafeMutableBufferPointer<UInt8>
+    let constrainedEdges: UnsafeMutableBufferPointer<ConstrainedEdge>
+    let terminals: UnsafeMutableBufferPointer<Terminal>
+    let constraints: [SegmentConstraint]
+    let strings: [String]
     private let stringIndex: [String: Int32]
 
     /// The heap this table holds, in bytes (for benchmarks and `/admin/status`).
@@ -141,7 +141,7 @@ final class TrieTable: @unchecked Sendable {
     }
 
     /// The most specific pattern ending here that accepts the request's scheme and host.
-    private func acceptingEntry(_ node: Node, _ request: Request) -> Int32 {
+    func acceptingEntry(_ node: Node, _ request: Request) -> Int32 {
         guard node.terminalCount > 0 else { return -1 }
         for index in Int(node.terminalStart)..<Int(node.terminalStart + node.terminalCount) {
             let terminal = terminals[index]
@@ -155,7 +155,7 @@ final class TrieTable: @unchecked Sendable {
         return -1
     }
 
-    private func staticChild(_ node: Node, _ segment: PathSegment) -> Int32? {
+    func staticChild(_ node: Node, _ segment: PathSegment) -> Int32? {
         let start = Int(node.staticStart)
         let count = Int(node.staticCount)
         if count <= Self.linearScanLimit {

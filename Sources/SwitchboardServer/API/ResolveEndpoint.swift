@@ -19,14 +19,40 @@ struct ResolveEndpoint {
         }
         let urls = items.filter { $0.name == "url" }
         guard urls.count == 1, let url = urls.first?.value, !url.isEmpty else {
-            let message = urls.count > 1
+            let message =
+                urls.count > 1
                 ? "give the url parameter once"
                 : "missing url parameter: GET /resolve?url=<percent-encoded URL>"
             return .error(status: 400, code: "invalid_url", message: message)
         }
+        let explain: Bool
+        switch Self.explainFlag(items) {
+        case .success(let flag): explain = flag
+        case .failure(let refusal): return refusal.response
+        }
         let context = RequestContext(request: request, query: items, now: service.clock())
-        let answer = resolve(url, with: service.snapshot, context: context)
+        let answer = resolve(url, with: service.snapshot, context: context, explain: explain)
         return .json(status: answer.status, Self.bytes(answer.body))
+    }
+
+    /// Why `explain` was refused.
+    struct InvalidParameter: Error {
+        let response: HTTPResponse
+    }
+
+    /// `explain=1|true` adds a trace, `0|false` (or none) does not; anything else is a 400.
+    static func explainFlag(_ items: [QueryItem]) -> Result<Bool, InvalidParameter> {
+        guard let value = items.last(where: { $0.name == "explain" })?.value else { return .success(false) }
+        switch value {
+        case "1", "true": return .success(true)
+        case "0", "false": return .success(false)
+        default:
+            return .failure(
+                InvalidParameter(
+                    response: .error(
+                        status: 400, code: "invalid_parameter",
+                        message: "explain must be 1, true, 0 or false, not '\(value)'")))
+        }
     }
 
     /// `POST /resolve`: every URL of the batch against one snapshot, each result exactly the
@@ -49,9 +75,14 @@ struct ResolveEndpoint {
         }
         let snapshot = service.snapshot
         let query = (try? ParsedURL.queryItems(ofRawQuery: request.query ?? "")) ?? []
+        let explain: Bool
+        switch Self.explainFlag(query) {
+        case .success(let flag): explain = flag
+        case .failure(let refusal): return refusal.response
+        }
         let context = RequestContext(request: request, query: query, now: service.clock())
         let results: [JSONValue] = urls.map { url in
-            let answer = resolve(url, with: snapshot, context: context)
+            let answer = resolve(url, with: snapshot, context: context, explain: explain)
             guard case .object(var members) = answer.body else { return answer.body }
             members.append(("status", .number(Double(answer.status))))
             return .object(members)
@@ -60,7 +91,9 @@ struct ResolveEndpoint {
     }
 
     /// The status and body `GET /resolve` answers for `url`, recording metrics.
-    private func resolve(_ url: String, with snapshot: Snapshot, context: RequestContext) -> (status: Int, body: JSONValue) {
+    private func resolve(
+        _ url: String, with snapshot: Snapshot, context: RequestContext, explain: Bool = false
+    ) -> (status: Int, body: JSONValue) {
         guard !url.isEmpty else {
             return (400, Self.errorBody(code: "invalid_url", message: "the URL is empty"))
         }
@@ -69,7 +102,13 @@ struct ResolveEndpoint {
             service.metrics.recordResolution(
                 routeID: resolution.match?.route.id, firedRuleIDs: resolution.ruleIDs,
                 ruleErrors: outcome.errors.count, limitHits: outcome.limitHits.count)
-            return (resolution.matched ? 200 : 404, resolution.json)
+            guard explain, case .object(var members) = resolution.json,
+                let trace = try? snapshot.resolver.explain(url, context: context).1
+            else {
+                return (resolution.matched ? 200 : 404, resolution.json)
+            }
+            members.append(("trace", trace.json))
+            return (resolution.matched ? 200 : 404, .object(members))
         } catch {
             return (400, Self.errorBody(code: error.code, message: error.message))
         }

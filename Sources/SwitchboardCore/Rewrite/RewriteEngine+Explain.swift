@@ -1,0 +1,66 @@
+extension RewriteEngine {
+    /// The rewrite pass of ``rewrite(_:context:)`` with a record of every rule tried. Slower
+    /// (it runs per rule and describes each step); used for `explain` only, and tested to end
+    /// exactly where ``rewrite(_:context:)`` does.
+    public func explain(_ url: ParsedURL, context: RequestContext = RequestContext()) -> (url: ParsedURL, rules: [RuleTrace]) {
+        var current = url
+        var traces: [RuleTrace] = []
+        var index = 0
+        while index < compiled.count {
+            let rule = compiled[index]
+            var text = current.string
+            let (result, reason, output) = text.withUTF8 { subject in
+                evaluate(index, url: current, subject: subject, context: context)
+            }
+            traces.append(
+                RuleTrace(index: index, id: rule.id, result: result, reason: reason, input: current.string, output: output?.string))
+            index += 1
+            if result == .fired, let output {
+                current = output
+                if rule.last { break }
+            }
+        }
+        return (current, traces)
+    }
+
+    private func evaluate(
+        _ index: Int, url: ParsedURL, subject: UnsafeBufferPointer<UInt8>, context: RequestContext
+    ) -> (RuleTrace.Result, String, ParsedURL?) {
+        let rule = compiled[index]
+        if let prefilter, !prefilter.confirms(rule: index, in: subject) {
+            let literal = String(decoding: prefilter.literals[index], as: UTF8.self)
+            return (.skippedByPrefilter, "the regex needs the text '\(literal)', which the URL does not contain", nil)
+        }
+        if let condition = rule.condition, !condition.holds(context, ruleID: rule.id) {
+            return (.conditionFalse, "when \(rules[index].when?.json.jsonText ?? "{}") does not hold for \(describe(context))", nil)
+        }
+        switch rule.regex.search(subject) {
+        case .noMatch:
+            return (.noMatch, "the regex does not match the URL", nil)
+        case .limitExceeded:
+            return (.error, "the regex hit the PCRE2 match or depth limit; counted as no match", nil)
+        case .failed(let code, let message):
+            return (.error, "the regex match failed (PCRE2 error \(code)): \(message)", nil)
+        case .match(let match):
+            let text = rule.template.expand(url: url, subject: subject, match: match)
+            do {
+                let rewritten = try ParsedURL.parse(text)
+                let then = rule.last ? "rewriting stops (last: true)" : "the next rules see the new URL (last: false)"
+                return (
+                    .fired,
+                    "matched '\(String(decoding: UnsafeBufferPointer(rebasing: subject[(match.groups.first ?? nil) ?? 0..<0]), as: UTF8.self))'; \(then)",
+                    rewritten
+                )
+            } catch {
+                return (.error, "the rewritten URL \"\(text)\" is invalid (\(error)); the URL before this rule is kept", nil)
+            }
+        }
+    }
+
+    private func describe(_ context: RequestContext) -> String {
+        let platform = context.platform ?? "no platform"
+        let version = context.appVersion.map { "app version \($0)" } ?? "no app version"
+        let device = context.deviceID.map { "device \($0)" } ?? "no device"
+        return "this request (\(platform), \(version), \(device))"
+    }
+}

@@ -1,0 +1,23 @@
+extension Router {
+    /// The walk of ``match(_:isAppLink:)`` for `url`, step by step, with where it ended.
+    public func explain(_ url: ParsedURL, isAppLink: Bool) -> RouterTrace {
+        let request = table.request(scheme: url.scheme, hostKey: Self.hostKey(url), isAppLink: isAppLink)
+        var steps: [RouterTrace.Step] = []
+        var segments: [String] = []
+        do {
+            let found = try RouteSegments.withSegments(host: url.isHTTP ? nil : url.host, path: url.path) {
+                (buffer) throws(URLParseError) -> Int32 in
+                segments = buffer.map(\.string)
+                return table.explain(buffer, request, steps: &steps)
+            }
+            let entry = found >= 0 ? entries[Int(found)] : nil
+            return RouterTrace(
+                url: url.string, isAppLink: isAppLink, segments: segments, steps: steps, pattern: entry?.patternText,
+                routeID: entry.map { routes[Int($0.route)].id }, error: nil)
+        } catch {
+            return RouterTrace(
+                url: url.string, isAppLink: isAppLink, segments: segments, steps: steps, pattern: nil, routeID: nil,
+                error: error.message)
+        }
+    }
+}
