@@ -6,7 +6,8 @@ import PackageDescription
 /// Module graph (DESIGN.md §1):
 /// - `SwitchboardCore`: pure Swift (URL model, patterns, trie router, rewrite engine, resolver,
 ///   config model). No sockets, files, threads or locks. Depends only on `CPCRE2`.
-/// - `CPCRE2`, `CMicroHTTPD`: system libraries, the only C boundaries.
+/// - `CPCRE2`, `CMicroHTTPD`, `CLibPQ`: system libraries, the only C boundaries (libpq for the
+///   optional PostgreSQL store shared by replicas).
 /// - `SwitchboardServer`: the HTTP service, config loading, hot reload, persistence, metrics.
 /// - `switchboard`: the thin command-line executable.
 let strictSettings: [SwiftSetting] = [
@@ -39,6 +40,11 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
         .target(
             name: "SwitchboardCore",
             dependencies: ["CPCRE2"],
@@ -49,6 +55,7 @@ let package = Package(
             dependencies: [
                 "SwitchboardCore",
                 "CMicroHTTPD",
+                "CLibPQ",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
             ],

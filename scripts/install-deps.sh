@@ -2,7 +2,8 @@
 # Installs the system libraries Switchboard builds against (Debian/Ubuntu), if missing.
 # Idempotent; uses sudo when not root.
 set -euo pipefail
-packages=(pkg-config libpcre2-dev libmicrohttpd-dev curl)
+# postgresql: the throwaway cluster the replica tests run against (scripts/pg-test-cluster.sh).
+packages=(pkg-config libpcre2-dev libmicrohttpd-dev libpq-dev postgresql curl)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

@@ -1,7 +1,14 @@
 #!/usr/bin/env bash
-# Runs every test: installs system libraries if missing, checks formatting-free build, then `swift test`.
+# Runs every test: installs system libraries if missing, builds, starts a throwaway PostgreSQL
+# cluster for the replica tests (scripts/pg-test-cluster.sh), then `swift test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 swift build --build-tests
+cluster=$(mktemp -d "${TMPDIR:-/tmp}/switchboard-pg.XXXXXX")
+chmod 755 "$cluster"
+trap 'scripts/pg-test-cluster.sh stop "$cluster"; rm -rf "$cluster"' EXIT
+SWITCHBOARD_TEST_POSTGRES=$(scripts/pg-test-cluster.sh start "$cluster")
+export SWITCHBOARD_TEST_POSTGRES
+export SWITCHBOARD_TEST_POSTGRES_CLUSTER="$cluster"
 swift test --skip-build "$@"

@@ -16,6 +16,9 @@ public struct ServerSettings: Sendable, Hashable, Codable {
     public var adminTokens: [AdminTokenSetting] = []
     /// How many admin changes the history keeps (oldest dropped first).
     public var historyLimit: Int = 100
+    /// Where the admin state lives: `nil` or `file` for `data_dir/state.json`, or a
+    /// `postgres://` URL shared by replicas (the `SWITCHBOARD_STORE` variable overrides it).
+    public var store: String?
     /// Template for unmatched URLs (rewrite-target variables, of the input URL).
     public var fallback: String?
     /// Hosts `GET /open` may redirect to: exact hosts, or `*.example.com` for its subdomains.
@@ -80,6 +83,7 @@ public struct ServerSettings: Sendable, Hashable, Codable {
         case adminTokenEnv = "admin_token_env"
         case adminTokens = "admin_tokens"
         case historyLimit = "history_limit"
+        case store
         case accessLog = "access_log"
         case redirectAllow = "redirect_allow"
         case redirectAllowHTTP = "redirect_allow_http"
@@ -101,6 +105,7 @@ public struct ServerSettings: Sendable, Hashable, Codable {
                 forKey: .adminTokens, in: container,
                 debugDescription: "admin_tokens: the name '\(token.name)' is used twice ('admin' is the token of admin_token_env)")
         }
+        store = try container.decodeIfPresent(String.self, forKey: .store)
         historyLimit = try container.decodeIfPresent(Int.self, forKey: .historyLimit) ?? defaults.historyLimit
         guard (1...10_000).contains(historyLimit) else {
             throw DecodingError.dataCorruptedError(

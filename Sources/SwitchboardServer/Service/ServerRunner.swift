@@ -8,6 +8,8 @@ package final class ServerRunner: Sendable {
     package let service: SwitchboardService
     package let server: HTTPServer
     private let watcher: ConfigWatcher
+    /// Follows the shared PostgreSQL store, when the admin state lives there.
+    private let storeListener: PostgresStateListener?
     /// `nil` when the caller handles signals itself (e.g. a test running several servers).
     private let signals: SignalHandler?
     private let logger: Logger
@@ -39,6 +41,9 @@ package final class ServerRunner: Sendable {
         self.service = service
         self.logger = logger
         self.server = try HTTPServer(configuration: configuration, logger: logger) { handler.handle($0) }
+        self.storeListener = (service.store as? PostgresAdminStore).map { store in
+            PostgresStateListener(url: store.url, logger: logger) { service.syncFromStore() }
+        }
         self.watcher = ConfigWatcher(directory: configDirectory, pollInterval: pollInterval, logger: logger) {
             service.reload(trigger: "watch")
         }
@@ -56,6 +61,7 @@ package final class ServerRunner: Sendable {
         signals?.start()
         try server.start()
         watcher.start()
+        storeListener?.start()
         let snapshot = service.snapshot
         logger.notice(
             "switchboard listening",
@@ -64,9 +70,11 @@ package final class ServerRunner: Sendable {
                 "routes": "\(snapshot.resolver.router.routes.count)",
                 "rules": "\(snapshot.resolver.rewriter.rules.count)",
                 "admin_version": "\(snapshot.admin.version)",
+                "store": "\(service.store.location)",
             ])
         await server.waitUntilShutdown()
         watcher.stop()
+        storeListener?.stop()
         signals?.stop()
         logger.notice("switchboard stopped")
     }

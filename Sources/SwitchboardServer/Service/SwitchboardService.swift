@@ -15,7 +15,8 @@ package final class SwitchboardService: Sendable {
     package let configDirectory: String
     package let logger: Logger
     package let metrics: Metrics
-    package let store: StateStore
+    /// Where the admin state lives: `data_dir/state.json`, or PostgreSQL shared by replicas.
+    package let store: any AdminStateStore
     package let startedAt = Date()
     /// The time for conditional rules, in seconds since the Unix epoch (injectable for tests).
     package let clock: @Sendable () -> Double
@@ -44,12 +45,12 @@ package final class SwitchboardService: Sendable {
         } catch {
             throw StartupError(description: "the config in \(configDirectory) does not load:\n\(error)")
         }
-        store = SnapshotLoader.stateStore(for: config.settings)
         let admin: AdminState
         do {
+            store = try AdminStores.make(settings: config.settings, environment: environment)
             admin = try store.load()
         } catch {
-            throw StartupError(description: error.description)
+            throw StartupError(description: "the admin state cannot be loaded: \(error.description)")
         }
         let snapshot: Snapshot
         do {
@@ -134,51 +135,120 @@ package final class SwitchboardService: Sendable {
         _ change: (inout AdminState, Snapshot) throws(AdminChangeError) -> Void
     ) throws(AdminChangeError) -> Snapshot {
         try writer.withLock { (_: inout Void) throws(AdminChangeError) -> Snapshot in
-            let before = snapshot
-            if let expectedVersion, expectedVersion != before.admin.version {
-                throw AdminChangeError(
-                    status: 412, code: "version_mismatch",
-                    message: "the admin state is at version \(before.admin.version), not \(expectedVersion); "
-                        + "fetch it again and retry with the new ETag")
+            // A shared store may have moved on (another replica wrote): without If-Match the
+            // change is made again on the fresh state, a few times; with If-Match it is a 412.
+            // This replica may lag behind the shared store: catch up before judging If-Match.
+            if let expectedVersion, expectedVersion != snapshot.admin.version, store is PostgresAdminStore {
+                try? syncFromStoreLocked()
             }
-            var admin = before.admin
-            try change(&admin, before)
-            admin.version = before.admin.version + 1
-            admin.history.append(
-                AdminHistoryEntry(
-                    version: admin.version, time: Self.timestamp(Date()), token: actor, action: action,
-                    ids: AdminHistoryEntry.changedIDs(from: before.admin, to: admin), rollbackTo: rollbackTo,
-                    rules: admin.rules, routes: admin.routes))
-            let keep = before.config.settings.historyLimit
-            if admin.history.count > keep { admin.history.removeFirst(admin.history.count - keep) }
-            let limit = before.config.settings.limits.maxAdminRules
-            guard admin.rules.count <= limit else {
-                throw AdminChangeError(
-                    status: 422, code: "limit_exceeded",
-                    message: "\(admin.rules.count) admin rules would exceed the limit of \(limit) (limits.max_admin_rules)")
+            var attempt = 0
+            while true {
+                attempt += 1
+                do throws(AdminChangeError) {
+                    return try applyChange(
+                        expectedVersion: expectedVersion, actor: actor, action: action, rollbackTo: rollbackTo, change)
+                } catch {
+                    guard error.status == 412, expectedVersion == nil, attempt < 4 else { throw error }
+                    try syncFromStoreLocked()
+                }
             }
-            let next: Snapshot
-            do throws(ConfigIssues) {
-                next = try Snapshot.build(config: before.config, admin: admin)
-            } catch {
-                // A limit hit is a 422, like the admin rule limit above, not a 400 blaming the input.
-                let limit = error.issues.contains { $0.code == "limit_exceeded" }
-                let conflict = error.issues.contains(where: \.isConflict)
+        }
+    }
+
+    /// One attempt of ``changeAdminState(expectedVersion:actor:action:rollbackTo:_:)``; the
+    /// caller holds the writer lock.
+    private func applyChange(
+        expectedVersion: Int?, actor: String, action: String, rollbackTo: Int?,
+        _ change: (inout AdminState, Snapshot) throws(AdminChangeError) -> Void
+    ) throws(AdminChangeError) -> Snapshot {
+        let before = snapshot
+        if let expectedVersion, expectedVersion != before.admin.version {
+            throw AdminChangeError(
+                status: 412, code: "version_mismatch",
+                message: "the admin state is at version \(before.admin.version), not \(expectedVersion); "
+                    + "fetch it again and retry with the new ETag")
+        }
+        var admin = before.admin
+        try change(&admin, before)
+        admin.version = before.admin.version + 1
+        admin.history.append(
+            AdminHistoryEntry(
+                version: admin.version, time: Self.timestamp(Date()), token: actor, action: action,
+                ids: AdminHistoryEntry.changedIDs(from: before.admin, to: admin), rollbackTo: rollbackTo,
+                rules: admin.rules, routes: admin.routes))
+        let keep = before.config.settings.historyLimit
+        if admin.history.count > keep { admin.history.removeFirst(admin.history.count - keep) }
+        let limit = before.config.settings.limits.maxAdminRules
+        guard admin.rules.count <= limit else {
+            throw AdminChangeError(
+                status: 422, code: "limit_exceeded",
+                message: "\(admin.rules.count) admin rules would exceed the limit of \(limit) (limits.max_admin_rules)")
+        }
+        let next: Snapshot
+        do throws(ConfigIssues) {
+            next = try Snapshot.build(config: before.config, admin: admin)
+        } catch {
+            // A limit hit is a 422, like the admin rule limit above, not a 400 blaming the input.
+            let limit = error.issues.contains { $0.code == "limit_exceeded" }
+            let conflict = error.issues.contains(where: \.isConflict)
+            throw AdminChangeError(
+                status: limit ? 422 : conflict ? 409 : 400,
+                code: limit ? "limit_exceeded" : conflict ? "conflict" : "invalid_change",
+                message: error.issues.map(\.description).joined(separator: "; "), issues: error.issues)
+        }
+        do throws(AdminStoreError) {
+            try store.commit(admin, replacing: before.admin.version)
+        } catch {
+            switch error.kind {
+            case .versionConflict:
+                throw AdminChangeError(status: 412, code: "version_mismatch", message: error.message)
+            case .unavailable:
+                logger.error("the admin store is unavailable; the change is refused", metadata: ["error": "\(error)"])
                 throw AdminChangeError(
-                    status: limit ? 422 : conflict ? 409 : 400,
-                    code: limit ? "limit_exceeded" : conflict ? "conflict" : "invalid_change",
-                    message: error.issues.map(\.description).joined(separator: "; "), issues: error.issues)
-            }
-            do throws(StateStore.Failure) {
-                try store.save(admin)
-            } catch {
+                    status: 503, code: "store_unavailable",
+                    message: "\(error.message); resolving goes on with the last state, retry the change later")
+            case .failed:
                 logger.error("cannot persist the admin state; the change is refused", metadata: ["error": "\(error)"])
                 throw AdminChangeError(status: 503, code: "persistence_failed", message: error.description)
             }
+        }
+        current.withLock { $0 = next }
+        record(next)
+        logger.notice("admin state changed", metadata: ["version": "\(admin.version)", "token": "\(actor)", "action": "\(action)"])
+        return next
+    }
+
+    /// Loads the admin state from the store and swaps it in when it is newer than the running
+    /// one (another replica changed it). Called by the PostgreSQL listener.
+    package func syncFromStore() {
+        writer.withLock { _ in
+            do throws(AdminChangeError) {
+                try syncFromStoreLocked()
+            } catch {
+                logger.warning("cannot resynchronise with the admin store", metadata: ["error": "\(error.message)"])
+            }
+        }
+    }
+
+    private func syncFromStoreLocked() throws(AdminChangeError) {
+        let stored: AdminState
+        do {
+            stored = try store.load()
+        } catch {
+            throw AdminChangeError(status: 503, code: "store_unavailable", message: error.message)
+        }
+        let running = snapshot
+        guard stored.version > running.admin.version else { return }
+        do throws(ConfigIssues) {
+            let next = try Snapshot.build(config: running.config, admin: stored)
             current.withLock { $0 = next }
             record(next)
-            logger.notice("admin state changed", metadata: ["version": "\(admin.version)", "token": "\(actor)", "action": "\(action)"])
-            return next
+            logger.notice("admin state updated from the store", metadata: ["version": "\(stored.version)"])
+        } catch {
+            logger.error(
+                "the admin state in the store does not build with this replica's config; keeping the running state",
+                metadata: ["version": "\(stored.version)", "errors": "\(error.description)"])
+            throw AdminChangeError(status: 409, code: "conflict", message: error.description, issues: error.issues)
         }
     }
 

@@ -9,12 +9,11 @@ public enum SnapshotLoader {
         public let description: String
     }
 
-    /// The state store for a config: `data_dir` relative to the working directory.
-    public static func stateStore(for settings: ServerSettings) -> StateStore {
-        StateStore(directory: settings.dataDir)
-    }
-
-    public static func load(configDirectory: String) throws(Failure) -> Snapshot {
+    /// Loads the config and the admin state from its store (`SWITCHBOARD_STORE` or `store`:
+    /// PostgreSQL, else `data_dir` relative to the working directory).
+    public static func load(
+        configDirectory: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(Failure) -> Snapshot {
         let config: ConfigDirectory
         do {
             config = try ConfigDirectory.load(from: configDirectory)
@@ -23,7 +22,7 @@ public enum SnapshotLoader {
         }
         let admin: AdminState
         do {
-            admin = try stateStore(for: config.settings).load()
+            admin = try AdminStores.make(settings: config.settings, environment: environment).load()
         } catch {
             throw Failure(description: error.description)
         }

@@ -28,7 +28,7 @@ public struct StateStore: Sendable {
     /// Loads the state; an absent file is the empty state.
     /// - Throws: ``Failure`` when the file exists but cannot be read or decoded. A corrupt
     ///   file is never silently discarded: fix or move it away, then start again.
-    public func load() throws(Failure) -> AdminState {
+    public func loadFile() throws(Failure) -> AdminState {
         guard FileManager.default.fileExists(atPath: path) else { return AdminState() }
         let data: Data
         do {
@@ -37,11 +37,7 @@ public struct StateStore: Sendable {
             throw Failure(message: "cannot read \(path): \(error.localizedDescription)")
         }
         do {
-            // The file must be JSON, but it is decoded with Yams (JSON is YAML) because
-            // JSONDecoder forgets the key order of objects, and a route's target is returned
-            // in the order it was given.
-            _ = try JSONSerialization.jsonObject(with: data)
-            return try YAMLDecoder().decode(AdminState.self, from: String(decoding: data, as: UTF8.self))
+            return try AdminState(document: String(decoding: data, as: UTF8.self))
         } catch {
             throw Failure(
                 message: "\(path) is corrupt (\(DecodingErrorDescription.describe(error))); "
@@ -117,6 +113,15 @@ public struct StateStore: Sendable {
 }
 
 extension AdminState {
+    /// Decodes a stored document (the content of `state.json`, or the PostgreSQL row).
+    ///
+    /// It must be JSON, but it is decoded with Yams (JSON is YAML) because JSONDecoder forgets
+    /// the key order of objects, and a route's target is returned in the order it was given.
+    init(document: String) throws {
+        _ = try JSONSerialization.jsonObject(with: Data(document.utf8))
+        self = try YAMLDecoder().decode(AdminState.self, from: document)
+    }
+
     /// The content of `state.json`: JSON with one rule, route or history entry per line, keys
     /// in the order `load` reads them and route targets exactly as given.
     var fileText: String {

@@ -90,7 +90,7 @@ struct StateStoreTests {
         #expect {
             try store.load()
         } throws: { error in
-            let message = (error as? StateStore.Failure)?.message ?? ""
+            let message = (error as? AdminStoreError)?.message ?? ""
             return message.contains(store.path) && message.contains("not modified")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: store.path)) == Data(text.utf8))
