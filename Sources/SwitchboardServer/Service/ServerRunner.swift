@@ -48,7 +48,8 @@ package final class ServerRunner: Sendable {
             service.reload(trigger: "watch")
         }
         let server = self.server
-        self.signals = handlesSignals
+        self.signals =
+            handlesSignals
             ? SignalHandler(
                 logger: logger,
                 onShutdown: { _ in server.shutdown(grace: .seconds(10)) },

@@ -47,12 +47,17 @@ package final class PostgresAdminStore: AdminStateStore {
     }
 
     private static func migrate(_ connection: PostgresConnection) throws(PostgresError) {
+        try connection.execute("SET client_min_messages = warning")
         try connection.execute("BEGIN")
         do throws(PostgresError) {
             try connection.execute("SELECT pg_advisory_xact_lock(7301)")
             try connection.execute(
-                "CREATE TABLE IF NOT EXISTS switchboard_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
-            let current = Int(try connection.execute("SELECT coalesce(max(version), 0) FROM switchboard_migrations").values.first?.first??.description ?? "0") ?? 0
+                "CREATE TABLE IF NOT EXISTS switchboard_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
+            )
+            let current =
+                Int(
+                    try connection.execute("SELECT coalesce(max(version), 0) FROM switchboard_migrations").values.first?.first??.description
+                        ?? "0") ?? 0
             for (offset, statements) in migrations.enumerated() where offset + 1 > current {
                 for statement in statements {
                     try connection.execute(statement, statement.contains("$1") ? [AdminState().fileText] : [])

@@ -2,7 +2,7 @@ import CLibPQ
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Why a PostgreSQL call failed: the SQLSTATE when the server sent one, and its message.
@@ -31,7 +31,10 @@ package final class PostgresConnection: @unchecked Sendable {
         // A bounded connect, so that a replica whose database is down answers quickly.
         var info = conninfo
         if !info.contains("connect_timeout") {
-            info += info.contains("://") ? (info.contains("?") ? "&" : "?") + "connect_timeout=\(connectTimeoutSeconds)" : " connect_timeout=\(connectTimeoutSeconds)"
+            info +=
+                info.contains("://")
+                ? (info.contains("?") ? "&" : "?") + "connect_timeout=\(connectTimeoutSeconds)"
+                : " connect_timeout=\(connectTimeoutSeconds)"
         }
         guard let handle = PQconnectdb(info) else {
             throw PostgresError(sqlState: nil, message: "libpq could not allocate a connection")

@@ -3,7 +3,7 @@ import Logging
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Keeps a replica in step with the shared PostgreSQL store: `LISTEN`s for the notification
