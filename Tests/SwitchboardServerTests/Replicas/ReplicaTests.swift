@@ -165,4 +165,28 @@ struct ReplicaTests {
         }
         #expect(converged)
     }
+
+    @Test func migrateStoreCopiesTheFileStateIntoAnEmptyDatabaseOnly() throws {
+        let database = try Self.freshDatabase()
+        let directory = try TemporaryDirectory()
+        var state = AdminState(version: 3, rules: [.init(id: "kept", match: "^kept://", target: "shopapp://me")])
+        state.history = [
+            AdminHistoryEntry(
+                version: 3, time: "2026-11-24T00:00:00Z", token: "alice", action: "rules.add", ids: ["kept"], rules: state.rules, routes: []
+            )
+        ]
+        try StateStore(directory: directory.path).save(state)
+
+        let copied = try CLITests.run(["migrate-store", "--from", directory.path, "--to", database], in: directory)
+        #expect(copied.status == 0, "\(copied.stderr)")
+        #expect(copied.stdout.contains("version 3 (1 rules, 0 routes, 1 history entries)"))
+        #expect(try PostgresAdminStore(url: database).load() == state)
+
+        let again = try CLITests.run(["migrate-store", "--from", directory.path, "--to", database], in: directory)
+        #expect(again.status == 2)
+        #expect(again.stderr.contains("--force"))
+        let forced = try CLITests.run(["migrate-store", "--from", directory.path, "--to", database, "--force"], in: directory)
+        #expect(forced.status == 0)
+        #expect(try PostgresAdminStore(url: database).version() == 4)
+    }
 }
