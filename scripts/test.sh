@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Runs every test: installs system libraries if missing, builds, starts a throwaway PostgreSQL
+# Runs every test: installs system libraries if missing, checks formatting, builds, starts a throwaway PostgreSQL
 # cluster for the replica tests (scripts/pg-test-cluster.sh), then `swift test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+# Formatting is checked, not fixed: run `swift-format format -i -r Sources Tests Benchmarks/Sources`.
+swift-format lint --strict -r Sources Tests Benchmarks/Sources
 swift build --build-tests
 cluster=$(mktemp -d "${TMPDIR:-/tmp}/switchboard-pg.XXXXXX")
 chmod 755 "$cluster"

@@ -36,11 +36,14 @@ struct BuildSuite {
         if router.routes.count + baseline.description.count == 0 { print("") }
 
         return [
-            Row(benchmark: "build \(set.name)", unit: "ms", switchboard: Measurement.median(samples),
+            Row(
+                benchmark: "build \(set.name)", unit: "ms", switchboard: Measurement.median(samples),
                 baseline: Measurement.median(baselineSamples), baselineName: "RoutingKit", target: 60),
-            Row(benchmark: "heap per route, \(set.name)", unit: "bytes", switchboard: heap, baseline: baselineHeap,
+            Row(
+                benchmark: "heap per route, \(set.name)", unit: "bytes", switchboard: heap, baseline: baselineHeap,
                 baselineName: "RoutingKit", target: 120),
-            Row(benchmark: "heap per route, trie arrays only", unit: "bytes", switchboard: trie, baseline: nil,
+            Row(
+                benchmark: "heap per route, trie arrays only", unit: "bytes", switchboard: trie, baseline: nil,
                 baselineName: "", target: nil),
         ]
     }

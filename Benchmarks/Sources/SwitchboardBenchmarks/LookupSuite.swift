@@ -33,9 +33,11 @@ struct LookupSuite {
             operationsPerPass: set.requests.count, baselinePass)
         if sink.checksum == 42 { print("") }
         return [
-            Row(benchmark: "lookup \(set.name) (\(set.patterns.count) routes)", unit: "ns/op", switchboard: ours,
+            Row(
+                benchmark: "lookup \(set.name) (\(set.patterns.count) routes)", unit: "ns/op", switchboard: ours,
                 baseline: theirs, baselineName: "RoutingKit", target: target),
-            Row(benchmark: "lookup \(set.name) allocations", unit: "allocs/op", switchboard: allocations,
+            Row(
+                benchmark: "lookup \(set.name) allocations", unit: "allocs/op", switchboard: allocations,
                 baseline: baselineAllocations, baselineName: "RoutingKit", target: 0),
         ]
     }

@@ -48,15 +48,20 @@ struct RewriteSuite {
         }
         if sink.checksum == 42 { print("") }
         return [
-            Row(benchmark: "rewrite, 10 rules (1 fires)", unit: "ns/op", switchboard: tenCost, baseline: nil,
+            Row(
+                benchmark: "rewrite, 10 rules (1 fires)", unit: "ns/op", switchboard: tenCost, baseline: nil,
                 baselineName: "", target: nil),
-            Row(benchmark: "rewrite, 1,000 rules (1 fires)", unit: "ns/op", switchboard: thousandCost, baseline: tenCost,
+            Row(
+                benchmark: "rewrite, 1,000 rules (1 fires)", unit: "ns/op", switchboard: thousandCost, baseline: tenCost,
                 baselineName: "10 rules", target: 3 * tenCost),
-            Row(benchmark: "resolve: parse + 10 rules (1 fires) + match + JSON", unit: "ns/op",
+            Row(
+                benchmark: "resolve: parse + 10 rules (1 fires) + match + JSON", unit: "ns/op",
                 switchboard: resolveRewritten, baseline: nil, baselineName: "", target: 1500),
-            Row(benchmark: "resolve: parse + 10 rules (none fires) + match + JSON", unit: "ns/op",
+            Row(
+                benchmark: "resolve: parse + 10 rules (none fires) + match + JSON", unit: "ns/op",
                 switchboard: resolveDirect, baseline: nil, baselineName: "", target: 1500),
-            Row(benchmark: "resolve allocations (rule fires)", unit: "allocs/op", switchboard: resolveAllocations,
+            Row(
+                benchmark: "resolve allocations (rule fires)", unit: "allocs/op", switchboard: resolveAllocations,
                 baseline: nil, baselineName: "", target: nil),
         ]
     }

@@ -73,7 +73,8 @@ struct PatternParser {
         }
         let schemeText = String(characters[0..<separator])
         for (offset, character) in schemeText.enumerated() {
-            let valid = character.isASCII
+            let valid =
+                character.isASCII
                 && (character.isLetter || (offset > 0 && (character.isNumber || "+-.".contains(character))))
             guard valid else {
                 throw error("invalid character '\(character)' in the scheme", at: offset)

@@ -46,15 +46,17 @@ package final class CompiledRegex: @unchecked Sendable {
         }
         var errorCode: Int32 = 0
         var errorOffset = 0
-        let compiled: OpaquePointer? = pattern.utf8.withContiguousStorageIfAvailable { bytes in
-            Self.withBase(bytes) { base in
-                sb_pcre2_compile(base, bytes.count, compileOptions, &errorCode, &errorOffset)
+        let compiled: OpaquePointer? =
+            pattern.utf8.withContiguousStorageIfAvailable { bytes in
+                Self.withBase(bytes) { base in
+                    sb_pcre2_compile(base, bytes.count, compileOptions, &errorCode, &errorOffset)
+                }
             }
-        } ?? Array(pattern.utf8).withUnsafeBufferPointer { bytes in
-            Self.withBase(bytes) { base in
-                sb_pcre2_compile(base, bytes.count, compileOptions, &errorCode, &errorOffset)
+            ?? Array(pattern.utf8).withUnsafeBufferPointer { bytes in
+                Self.withBase(bytes) { base in
+                    sb_pcre2_compile(base, bytes.count, compileOptions, &errorCode, &errorOffset)
+                }
             }
-        }
         guard let compiled else {
             throw RegexCompileError(
                 message: Self.errorMessage(errorCode),

@@ -41,7 +41,8 @@ enum RouteSegments {
         let hostCount = host?.count ?? 0
         let capacity = (path.count + 1) / 2 + 1
         return try withUnsafeTemporaryAllocation(of: PathSegment.self, capacity: capacity) { (segments) throws(URLParseError) -> Result in
-            try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: path.count + hostCount + 1) { (scratch) throws(URLParseError) -> Result in
+            try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: path.count + hostCount + 1) {
+                (scratch) throws(URLParseError) -> Result in
                 var count = 0
                 var scratchUsed = 0
                 func add(_ base: UnsafePointer<UInt8>, _ length: Int, escaped: Bool, offset: Int) throws(URLParseError) {
@@ -57,7 +58,8 @@ enum RouteSegments {
                         let decodedLength = PercentDecoding.decode(piece, into: destination)
                     else {
                         throw URLParseError(
-                            message: "invalid percent-escape or invalid UTF-8 after percent-decoding in path segment '\(String(decoding: piece, as: UTF8.self))'",
+                            message:
+                                "invalid percent-escape or invalid UTF-8 after percent-decoding in path segment '\(String(decoding: piece, as: UTF8.self))'",
                             position: offset)
                     }
                     segments[count] = PathSegment(start: UnsafePointer(decodedBase), count: decodedLength)

@@ -96,8 +96,9 @@ public struct Router: Sendable {
         var captures: [RouterBuilder.Capture] = []
         for entry in builder.entries {
             entries.append(
-                Entry(route: Int32(entry.route), patternText: entry.patternText,
-                      captureStart: Int32(captures.count), captureCount: Int32(entry.captures.count)))
+                Entry(
+                    route: Int32(entry.route), patternText: entry.patternText,
+                    captureStart: Int32(captures.count), captureCount: Int32(entry.captures.count)))
             captures += entry.captures
         }
         self.entries = entries
@@ -139,7 +140,8 @@ public struct Router: Sendable {
     private func match(_ url: ParsedURL, _ request: TrieTable.Request) throws(URLParseError) -> RouteMatch? {
         // UTF-8 offsets of the host and path in the URL (`scheme://[userinfo@]host[:port]path?query#fragment`).
         let hostOffset = url.scheme.utf8.count + 3 + (url.userinfo.map { $0.utf8.count + 1 } ?? 0)
-        let pathOffset = url.string.utf8.count - url.path.utf8.count
+        let pathOffset =
+            url.string.utf8.count - url.path.utf8.count
             - (url.query.map { $0.utf8.count + 1 } ?? 0) - (url.fragment.map { $0.utf8.count + 1 } ?? 0)
         return try RouteSegments.withSegments(
             host: url.isHTTP ? nil : url.host, path: url.path, hostOffset: hostOffset, pathOffset: pathOffset

@@ -72,7 +72,8 @@ final class TrieTable: @unchecked Sendable {
         var stringIndex: [String: Int32] = [:]
         for (index, string) in strings.enumerated() { stringIndex[string] = Int32(index) }
         self.stringIndex = stringIndex
-        self.byteCount = nodes.count * MemoryLayout<Node>.stride
+        self.byteCount =
+            nodes.count * MemoryLayout<Node>.stride
             + staticEdges.count * MemoryLayout<StaticEdge>.stride + labels.count
             + constrainedEdges.count * MemoryLayout<ConstrainedEdge>.stride
             + terminals.count * MemoryLayout<Terminal>.stride

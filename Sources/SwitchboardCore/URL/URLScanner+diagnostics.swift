@@ -32,36 +32,42 @@ extension URLScanner {
         case UInt8(ascii: " "):
             message = "space is not allowed in a URL; percent-encode it as %20"
         case 0x00..<0x20, 0x7F:
-            message = "control character \(Self.codePoint(byte)) is not allowed in a URL; "
+            message =
+                "control character \(Self.codePoint(byte)) is not allowed in a URL; "
                 + "percent-encode it as \(Self.escape(byte))"
         case 0xC2 where index + 1 < bytes.count && bytes[index + 1] < 0xA0:
             let second = bytes[index + 1]
-            message = "control character \(Self.codePoint(second)) is not allowed in a URL; "
+            message =
+                "control character \(Self.codePoint(second)) is not allowed in a URL; "
                 + "percent-encode it as \(Self.escape(byte))\(Self.escape(second))"
         case 0x80...:
             message = "non-ASCII characters are not allowed in \(component.name)"
         case UInt8(ascii: "\""), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"), UInt8(ascii: "^"),
             UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"):
-            message = "character '\(Self.ascii(byte))' is not allowed in a URL; "
+            message =
+                "character '\(Self.ascii(byte))' is not allowed in a URL; "
                 + "percent-encode it as \(Self.escape(byte))"
         case UInt8(ascii: "#") where component == .fragment:
             message = "a second '#' is not allowed in a URL; percent-encode it as %23"
         case UInt8(ascii: "["), UInt8(ascii: "]"):
-            message = "'\(Self.ascii(byte))' is only allowed around an IPv6 address in the host; "
+            message =
+                "'\(Self.ascii(byte))' is only allowed around an IPv6 address in the host; "
                 + "percent-encode it as \(Self.escape(byte))"
         default:
             switch component {
             case .scheme where index == 0:
                 message = "a scheme must start with a letter, not '\(Self.ascii(byte))'"
             case .scheme:
-                message = "invalid character '\(Self.ascii(byte))' in the scheme; a scheme is a letter "
+                message =
+                    "invalid character '\(Self.ascii(byte))' in the scheme; a scheme is a letter "
                     + "followed by letters, digits, '+', '-' or '.'"
             case .port:
                 message = "invalid character '\(Self.ascii(byte))' in the port; a port is decimal digits"
             case .ipv6, .ipFuture:
                 message = "invalid character '\(Self.ascii(byte))' in \(component.name)"
             case .host, .path, .query, .fragment:
-                message = "character '\(Self.ascii(byte))' is not allowed in \(component.name); "
+                message =
+                    "character '\(Self.ascii(byte))' is not allowed in \(component.name); "
                     + "percent-encode it as \(Self.escape(byte))"
             }
         }

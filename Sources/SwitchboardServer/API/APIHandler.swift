@@ -46,13 +46,19 @@ package struct APIHandler: Sendable {
         case "/healthz":
             return ("healthz", only(["GET", "HEAD"], request) { .json(#"{"status":"ok"}"#) })
         case "/metrics":
-            return ("metrics", only(["GET", "HEAD"], request) {
-                .text(service.metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8")
-            })
+            return (
+                "metrics",
+                only(["GET", "HEAD"], request) {
+                    .text(service.metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8")
+                }
+            )
         case "/openapi.yaml":
-            return ("openapi", only(["GET", "HEAD"], request) {
-                HTTPResponse(status: 200, headers: [("Content-Type", "application/yaml; charset=utf-8")], body: openAPIDocument)
-            })
+            return (
+                "openapi",
+                only(["GET", "HEAD"], request) {
+                    HTTPResponse(status: 200, headers: [("Content-Type", "application/yaml; charset=utf-8")], body: openAPIDocument)
+                }
+            )
         default:
             if path == "/admin" || path.hasPrefix("/admin/") {
                 return ("admin", AdminEndpoints(service: service).handle(request))

@@ -2,9 +2,9 @@ import Logging
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The HTTP/1.1 server of Switchboard, on libmicrohttpd: a long-running service with a

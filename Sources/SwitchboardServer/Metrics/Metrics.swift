@@ -113,11 +113,14 @@ package final class Metrics: Sendable {
         family("switchboard_reloads_total", "counter", "Config reloads, by result.")
         out += "switchboard_reloads_total{result=\"ok\"} \(state.reloadsSucceeded)\n"
         out += "switchboard_reloads_total{result=\"failed\"} \(state.reloadsFailed)\n"
-        family("switchboard_config_last_reload_success", "gauge", "1 if the last reload succeeded, 0 if it failed (the previous config is still served).")
+        family(
+            "switchboard_config_last_reload_success", "gauge",
+            "1 if the last reload succeeded, 0 if it failed (the previous config is still served).")
         out += "switchboard_config_last_reload_success \(state.lastReloadSucceeded ? 1 : 0)\n"
         family("switchboard_rule_errors_total", "counter", "Rewrites whose result did not parse, or whose regex failed.")
         out += "switchboard_rule_errors_total \(state.ruleErrors)\n"
-        family("switchboard_rule_limit_hits_total", "counter", "Rule matches stopped by the PCRE2 match/depth limits (counted as no match).")
+        family(
+            "switchboard_rule_limit_hits_total", "counter", "Rule matches stopped by the PCRE2 match/depth limits (counted as no match).")
         out += "switchboard_rule_limit_hits_total \(state.ruleLimitHits)\n"
         family("switchboard_route_hits_total", "counter", "Resolutions by matched route.")
         for (route, count) in state.routeHits.sorted(by: { $0.key < $1.key }) {

@@ -3,7 +3,7 @@ import Logging
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Watches a config directory and calls `onChange` once the files have changed and then

@@ -3,9 +3,9 @@ import Logging
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Turns process signals into service events (STYLE #6): `SIGTERM` and `SIGINT` ask for a

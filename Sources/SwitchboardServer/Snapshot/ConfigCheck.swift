@@ -45,9 +45,10 @@ public enum ConfigCheck {
                 let earlier = rules[between]
                 // A conditional rule may be skipped, so it hides nothing.
                 if earlier.match == rule.match, earlier.last, earlier.when == nil {
-                    issues.append(ConfigIssue(
-                        file: "rewrites.yaml", item: rule.id,
-                        message: "rule #\(index) can never fire: rule #\(between) '\(earlier.id)' has the same match and last: true"))
+                    issues.append(
+                        ConfigIssue(
+                            file: "rewrites.yaml", item: rule.id,
+                            message: "rule #\(index) can never fire: rule #\(between) '\(earlier.id)' has the same match and last: true"))
                     break
                 }
                 if !earlier.last { break }

@@ -62,23 +62,26 @@ public final class Snapshot: Sendable {
             return Snapshot(resolver: resolver, config: config, admin: admin, configRouteIDs: configRouteIDs)
         } catch {
             // `build()` reports the route issues first, in the order they were found.
-            throw ConfigIssues(error.issues.enumerated().map { position, issue in
-                switch issue.subject {
-                case .route(let id):
-                    let origin = position < routeIssueOrigins.count ? routeIssueOrigins[position] : (file: "admin state", firstFile: nil)
-                    let message = origin.firstFile.map { "\(issue.message) (first defined in \($0))" } ?? issue.message
-                    return ConfigIssue(file: origin.file, item: id, message: message, code: issue.code)
-                case .rule(let index, let id):
-                    let isAdmin = index < admin.rules.count
-                    let message = isAdmin
-                        ? "admin rule #\(index): \(issue.message)"
-                        : "rule #\(index - admin.rules.count): \(issue.message)"
-                    return ConfigIssue(
-                        file: isAdmin ? "admin state" : "rewrites.yaml", item: id, message: message, code: issue.code)
-                case .fallback:
-                    return ConfigIssue(file: "switchboard.yaml", item: "fallback", message: issue.message, code: issue.code)
-                }
-            })
+            throw ConfigIssues(
+                error.issues.enumerated().map { position, issue in
+                    switch issue.subject {
+                    case .route(let id):
+                        let origin =
+                            position < routeIssueOrigins.count ? routeIssueOrigins[position] : (file: "admin state", firstFile: nil)
+                        let message = origin.firstFile.map { "\(issue.message) (first defined in \($0))" } ?? issue.message
+                        return ConfigIssue(file: origin.file, item: id, message: message, code: issue.code)
+                    case .rule(let index, let id):
+                        let isAdmin = index < admin.rules.count
+                        let message =
+                            isAdmin
+                            ? "admin rule #\(index): \(issue.message)"
+                            : "rule #\(index - admin.rules.count): \(issue.message)"
+                        return ConfigIssue(
+                            file: isAdmin ? "admin state" : "rewrites.yaml", item: id, message: message, code: issue.code)
+                    case .fallback:
+                        return ConfigIssue(file: "switchboard.yaml", item: "fallback", message: issue.message, code: issue.code)
+                    }
+                })
         }
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SwitchboardCore
 
 /// Runs `regex.search` on the UTF-8 of `text`.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SwitchboardCore
 
 /// `ResolverBuilder` collects every problem (routes, rules, fallback) before refusing to build.
@@ -33,9 +34,10 @@ struct ResolverBuilderTests {
         #expect(builder.issues.map(\.subject) == [.route(id: "bad.pattern"), .route(id: "no.pattern")])
 
         let issues = Self.buildIssues(builder)
-        #expect(issues.map(\.subject) == [
-            .route(id: "bad.pattern"), .route(id: "no.pattern"), .rule(index: 1, id: "bad.rule"), .fallback,
-        ])
+        #expect(
+            issues.map(\.subject) == [
+                .route(id: "bad.pattern"), .route(id: "no.pattern"), .rule(index: 1, id: "bad.rule"), .fallback,
+            ])
         #expect(issues.allSatisfy { !$0.message.isEmpty })
         #expect(issues[2].description.hasPrefix("rule #1 'bad.rule': "))
         #expect(issues[3].description.hasPrefix("fallback: "))
@@ -53,9 +55,10 @@ struct ResolverBuilderTests {
             RewriteRule(id: "ok", match: "b", target: "myapp://b"),
         ])
         let issues = Self.buildIssues(builder)
-        #expect(issues.map(\.subject) == [
-            .rule(index: 0, id: "empty"), .rule(index: 2, id: "group"), .rule(index: 3, id: "ok"),
-        ])
+        #expect(
+            issues.map(\.subject) == [
+                .rule(index: 0, id: "empty"), .rule(index: 2, id: "group"), .rule(index: 3, id: "ok"),
+            ])
     }
 
     @Test func fallbackCannotUseGroups() {

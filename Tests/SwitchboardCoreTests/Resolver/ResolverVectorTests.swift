@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SwitchboardCore
 
 /// The resolver end to end against `Fixtures/resolver-vectors.json`: params precedence and

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SwitchboardCore
 
 @Suite struct RewriteEngineTests {
@@ -77,11 +78,12 @@ import Testing
     }
 
     @Test func validationReportsEveryIssueInOrder() throws {
-        let error = try #require(validationError([
-            RewriteRule(id: "a", match: "x(", target: "app://$2"),
-            RewriteRule(id: "b", match: "(x)", target: "app://$2"),
-            RewriteRule(id: "a", match: "", target: ""),
-        ]))
+        let error = try #require(
+            validationError([
+                RewriteRule(id: "a", match: "x(", target: "app://$2"),
+                RewriteRule(id: "b", match: "(x)", target: "app://$2"),
+                RewriteRule(id: "a", match: "", target: ""),
+            ]))
         #expect(error.issues.map(\.ruleIndex) == [0, 1, 2, 2, 2])
         #expect(error.issues.map(\.code) == [.invalidRegex, .invalidTemplate, .duplicateID, .emptyMatch, .invalidTemplate])
         #expect(error.issues.map(\.field) == [.match, .target, .id, .match, .target])
@@ -92,9 +94,10 @@ import Testing
         #expect(error.issues[1].offset == 6)
         #expect(error.description.hasPrefix("5 problems in rewrite rules:\nrule #0 (id \"a\"): match: invalid regex: "))
         #expect(error.issues[2].message.contains("rule #0"))
-        #expect(error.issues.map(\.code.description) == [
-            "invalid_regex", "invalid_template", "duplicate_id", "empty_match", "invalid_template",
-        ])
+        #expect(
+            error.issues.map(\.code.description) == [
+                "invalid_regex", "invalid_template", "duplicate_id", "empty_match", "invalid_template",
+            ])
     }
 
     @Test func singleIssueDescription() throws {

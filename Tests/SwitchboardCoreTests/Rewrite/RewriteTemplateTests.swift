@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SwitchboardCore
 
 @Suite struct RewriteTemplateTests {
@@ -87,10 +88,11 @@ import Testing
 
     @Test func segmentsAreCompiledOnce() throws {
         let template = try RewriteTemplate("a$1b$$host/c", captureCount: 1)
-        #expect(template.segments == [
-            .literal(Array("a".utf8)), .variable(.group(1), .none), .literal(Array("b".utf8)),
-            .variable(.host, .queryEncoded), .literal(Array("/c".utf8)),
-        ])
+        #expect(
+            template.segments == [
+                .literal(Array("a".utf8)), .variable(.group(1), .none), .literal(Array("b".utf8)),
+                .variable(.host, .queryEncoded), .literal(Array("/c".utf8)),
+            ])
         #expect(template.highestGroup == 1)
         #expect(template.source == "a$1b$$host/c")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SwitchboardCore
 
 /// One case of `Fixtures/rewrite-vectors.json`.

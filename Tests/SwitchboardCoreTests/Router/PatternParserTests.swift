@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SwitchboardCore
 
 /// The pattern grammar: valid forms, expansions, and precise errors.
@@ -7,10 +8,11 @@ struct PatternParserTests {
         let patterns = try RoutePattern.parse("/product/:id/reviews/:page<int>")
         #expect(patterns.count == 1)
         #expect(patterns[0].scheme == nil && patterns[0].host == nil)
-        #expect(patterns[0].segments == [
-            .literal("product"), .parameter(name: "id", constraint: nil), .literal("reviews"),
-            .parameter(name: "page", constraint: .int),
-        ])
+        #expect(
+            patterns[0].segments == [
+                .literal("product"), .parameter(name: "id", constraint: nil), .literal("reviews"),
+                .parameter(name: "page", constraint: .int),
+            ])
         #expect(patterns[0].parameterNames == ["id", "page"])
     }
 
@@ -27,10 +29,11 @@ struct PatternParserTests {
 
     @Test func constraintsKeepRegexParentheses() throws {
         let pattern = try #require(try RoutePattern.parse("/t/:tab<(home|cart)>(/:x<(?<n>[0-9]+)>)").first)
-        #expect(pattern.segments == [
-            .literal("t"), .parameter(name: "tab", constraint: .regex("(home|cart)")),
-            .parameter(name: "x", constraint: .regex("(?<n>[0-9]+)")),
-        ])
+        #expect(
+            pattern.segments == [
+                .literal("t"), .parameter(name: "tab", constraint: .regex("(home|cart)")),
+                .parameter(name: "x", constraint: .regex("(?<n>[0-9]+)")),
+            ])
     }
 
     @Test func optionalGroupsExpandLongestFirst() throws {

@@ -1,5 +1,6 @@
 import PropertyBased
 import Testing
+
 @testable import SwitchboardCore
 
 /// Invariants of the router over generated route tables.

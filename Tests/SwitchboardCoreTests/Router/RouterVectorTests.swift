@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SwitchboardCore
 
 /// The router against `Fixtures/router-vectors.json`: priority, backtracking, decoding,

@@ -8,25 +8,26 @@ struct QueryItemsTests {
         pairs.map { QueryItem(name: $0.0, value: $0.1) }
     }
 
-    @Test(arguments: [
-        ("myapp://h/p", []),
-        ("myapp://h/p?", []),
-        ("myapp://h/p?&&", []),
-        ("myapp://h/p?a=1", [("a", "1")]),
-        ("myapp://h/p?q=a+b", [("q", "a b")]),
-        ("myapp://h/p?q=a%2Bb", [("q", "a+b")]),
-        ("myapp://h/p?q=a%20b%26c%3Dd", [("q", "a b&c=d")]),
-        ("myapp://h/p?tag=x&tag=y&a=1&tag=z", [("tag", "x"), ("tag", "y"), ("a", "1"), ("tag", "z")]),
-        ("myapp://h/p?a&b=", [("a", ""), ("b", "")]),
-        ("myapp://h/p?&a=1&&b=2&", [("a", "1"), ("b", "2")]),
-        ("myapp://h/p?a=b=c", [("a", "b=c")]),
-        ("myapp://h/p?=v", [("", "v")]),
-        ("myapp://h/p?a;b=1", [("a;b", "1")]),
-        ("myapp://h/p?my+name=%E5%95%86+%C3%A9", [("my name", "商 é")]),
-        ("myapp://h/p?q=é&r=商品", [("q", "é"), ("r", "商品")]),
-        ("myapp://h/p?next=/a/b?c=d#frag&x=1", [("next", "/a/b?c=d")]),
-        ("myapp://h/p?%00=%7F", [("\u{0}", "\u{7F}")]),
-    ] as [(String, [(String, String)])])
+    @Test(
+        arguments: [
+            ("myapp://h/p", []),
+            ("myapp://h/p?", []),
+            ("myapp://h/p?&&", []),
+            ("myapp://h/p?a=1", [("a", "1")]),
+            ("myapp://h/p?q=a+b", [("q", "a b")]),
+            ("myapp://h/p?q=a%2Bb", [("q", "a+b")]),
+            ("myapp://h/p?q=a%20b%26c%3Dd", [("q", "a b&c=d")]),
+            ("myapp://h/p?tag=x&tag=y&a=1&tag=z", [("tag", "x"), ("tag", "y"), ("a", "1"), ("tag", "z")]),
+            ("myapp://h/p?a&b=", [("a", ""), ("b", "")]),
+            ("myapp://h/p?&a=1&&b=2&", [("a", "1"), ("b", "2")]),
+            ("myapp://h/p?a=b=c", [("a", "b=c")]),
+            ("myapp://h/p?=v", [("", "v")]),
+            ("myapp://h/p?a;b=1", [("a;b", "1")]),
+            ("myapp://h/p?my+name=%E5%95%86+%C3%A9", [("my name", "商 é")]),
+            ("myapp://h/p?q=é&r=商品", [("q", "é"), ("r", "商品")]),
+            ("myapp://h/p?next=/a/b?c=d#frag&x=1", [("next", "/a/b?c=d")]),
+            ("myapp://h/p?%00=%7F", [("\u{0}", "\u{7F}")]),
+        ] as [(String, [(String, String)])])
     func splitsAndDecodes(_ input: String, _ pairs: [(String, String)]) throws {
         #expect(try ParsedURL.parse(input).queryItems() == Self.items(pairs))
     }

@@ -1,6 +1,7 @@
 import Foundation
 import SwitchboardCore
 import Testing
+
 @testable import SwitchboardServer
 
 /// Admin routes keep `web` and `app` across a save and load of `state.json`.

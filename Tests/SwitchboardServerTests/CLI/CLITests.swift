@@ -1,6 +1,7 @@
 import Foundation
 import SwitchboardCore
 import Testing
+
 @testable import SwitchboardServer
 
 /// The `switchboard` executable, run as a subprocess (DESIGN §8): `resolve` prints exactly the
@@ -92,22 +93,34 @@ struct CLITests {
     static let resolveCases: [ResolveCase] = [
         .init(
             url: "shopapp://product/42?ref=push", status: 0,
-            json: #"{"matched":true,"url":"shopapp://product/42?ref=push","routeId":"product.detail","module":"product","pattern":"/product/:id<int>","target":{"page":"ProductDetail"},"params":{"source":"deeplink","ref":"push","id":"42"}}"#),
+            json:
+                #"{"matched":true,"url":"shopapp://product/42?ref=push","routeId":"product.detail","module":"product","pattern":"/product/:id<int>","target":{"page":"ProductDetail"},"params":{"source":"deeplink","ref":"push","id":"42"}}"#
+        ),
         .init(
             url: "https://shop.example.com/search/red%2520shoes", status: 0,
-            json: #"{"matched":true,"url":"https://shop.example.com/search/red%2520shoes","rewrittenURL":"shopapp://search/red%2520shoes","ruleIds":["web-search-to-native"],"routeId":"search.results","module":"search","pattern":"/search(/:query)(/page/:page<int>)","target":{"page":"SearchResults"},"params":{"query":"red%20shoes"}}"#),
+            json:
+                #"{"matched":true,"url":"https://shop.example.com/search/red%2520shoes","rewrittenURL":"shopapp://search/red%2520shoes","ruleIds":["web-search-to-native"],"routeId":"search.results","module":"search","pattern":"/search(/:query)(/page/:page<int>)","target":{"page":"SearchResults"},"params":{"query":"red%20shoes"}}"#
+        ),
         .init(
             url: "shopapp://goods/7", status: 0,
-            json: #"{"matched":true,"url":"shopapp://goods/7","rewrittenURL":"shopapp://product/7","ruleIds":["goods-renamed"],"routeId":"product.detail","module":"product","pattern":"/product/:id<int>","target":{"page":"ProductDetail"},"params":{"source":"deeplink","id":"7"}}"#),
+            json:
+                #"{"matched":true,"url":"shopapp://goods/7","rewrittenURL":"shopapp://product/7","ruleIds":["goods-renamed"],"routeId":"product.detail","module":"product","pattern":"/product/:id<int>","target":{"page":"ProductDetail"},"params":{"source":"deeplink","id":"7"}}"#
+        ),
         .init(
             url: "shopapp://live/5", status: 0,
-            json: #"{"matched":true,"url":"shopapp://live/5","rewrittenURL":"https://m.shop.example.com/live/5","ruleIds":["live-degraded-to-web"],"routeId":"marketing.mobile-web","module":"marketing","pattern":"https://m.shop.example.com/*path","target":{"page":"WebView","mobileSite":true},"params":{"path":"live/5"}}"#),
+            json:
+                #"{"matched":true,"url":"shopapp://live/5","rewrittenURL":"https://m.shop.example.com/live/5","ruleIds":["live-degraded-to-web"],"routeId":"marketing.mobile-web","module":"marketing","pattern":"https://m.shop.example.com/*path","target":{"page":"WebView","mobileSite":true},"params":{"path":"live/5"}}"#
+        ),
         .init(
             url: "shopapp://nothing/here", status: 1,
-            json: #"{"matched":false,"url":"shopapp://nothing/here","fallback":"https://m.shop.example.com/?from=shopapp%3A%2F%2Fnothing%2Fhere"}"#),
+            json:
+                #"{"matched":false,"url":"shopapp://nothing/here","fallback":"https://m.shop.example.com/?from=shopapp%3A%2F%2Fnothing%2Fhere"}"#
+        ),
         .init(
             url: "ftp://files.example.com/a", status: 1,
-            json: #"{"matched":false,"url":"ftp://files.example.com/a","fallback":"https://m.shop.example.com/?from=ftp%3A%2F%2Ffiles.example.com%2Fa"}"#),
+            json:
+                #"{"matched":false,"url":"ftp://files.example.com/a","fallback":"https://m.shop.example.com/?from=ftp%3A%2F%2Ffiles.example.com%2Fa"}"#
+        ),
     ]
 
     @Test(arguments: resolveCases)
@@ -145,18 +158,21 @@ struct CLITests {
         let directory = try TemporaryDirectory()
         let admin = AdminState(
             version: 1, rules: [RewriteRule(id: "sale", match: "^shopapp://sale$", target: "shopapp://flash/1")],
-            routes: [AdminRoute(
-                module: "flash",
-                definition: RouteDefinition(
-                    id: "flash.sale", patterns: ["/flash/:id<int>"],
-                    target: .object([("page", .string("FlashSale")), ("banner", .bool(true))])))])
+            routes: [
+                AdminRoute(
+                    module: "flash",
+                    definition: RouteDefinition(
+                        id: "flash.sale", patterns: ["/flash/:id<int>"],
+                        target: .object([("page", .string("FlashSale")), ("banner", .bool(true))])))
+            ])
         try StateStore(directory: directory.url.appendingPathComponent("data").path).save(admin)
         let run = try Self.run(["resolve", "--config", Package.demoConfig, "shopapp://sale"], in: directory)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout == #"""
-            {"matched":true,"url":"shopapp://sale","rewrittenURL":"shopapp://flash/1","ruleIds":["sale"],"routeId":"flash.sale","module":"flash","pattern":"/flash/:id<int>","target":{"page":"FlashSale","banner":true},"params":{"id":"1"}}
+        #expect(
+            run.stdout == #"""
+                {"matched":true,"url":"shopapp://sale","rewrittenURL":"shopapp://flash/1","ruleIds":["sale"],"routeId":"flash.sale","module":"flash","pattern":"/flash/:id<int>","target":{"page":"FlashSale","banner":true},"params":{"id":"1"}}
 
-            """#)
+                """#)
 
         try directory.write("data/state.json", "{corrupt")
         let corrupt = try Self.run(["resolve", "--config", Package.demoConfig, "shopapp://sale"], in: directory)

@@ -1,6 +1,7 @@
 import Foundation
 import SwitchboardCore
 import Testing
+
 @testable import SwitchboardServer
 
 /// Reading a config directory (DESIGN §2): YAML and JSON files, strict keys, and every
@@ -49,11 +50,12 @@ struct ConfigDirectoryTests {
         #expect(snapshot.resolver.rewriter.rules.count >= 5)
         #expect(snapshot.configRouteIDs.count == snapshot.resolver.router.routes.count)
         let resolution = try snapshot.resolver.resolve("shopapp://product/42?ref=push")
-        #expect(resolution.json.jsonText == """
-            {"matched":true,"url":"shopapp://product/42?ref=push","routeId":"product.detail","module":"product",\
-            "pattern":"/product/:id<int>","target":{"page":"ProductDetail"},\
-            "params":{"source":"deeplink","ref":"push","id":"42"}}
-            """)
+        #expect(
+            resolution.json.jsonText == """
+                {"matched":true,"url":"shopapp://product/42?ref=push","routeId":"product.detail","module":"product",\
+                "pattern":"/product/:id<int>","target":{"page":"ProductDetail"},\
+                "params":{"source":"deeplink","ref":"push","id":"42"}}
+                """)
     }
 
     @Test func yamlYmlAndJSONRouteFiles() throws {
@@ -62,11 +64,11 @@ struct ConfigDirectoryTests {
             "switchboard.yaml": "schemes: [myapp]\ndomains: [Shop.Example.com]\n",
             "routes.d/product.yaml": Self.productRoutes,
             "routes.d/cart.json": """
-                {"module": "cart", "routes": [
-                  {"id": "cart.show", "patterns": ["/cart", "https://shop.example.com/basket"],
-                   "target": {"page": "Cart", "tab": "items", "badge": 3, "flags": [true, null]}}
-                ]}
-                """,
+            {"module": "cart", "routes": [
+              {"id": "cart.show", "patterns": ["/cart", "https://shop.example.com/basket"],
+               "target": {"page": "Cart", "tab": "items", "badge": 3, "flags": [true, null]}}
+            ]}
+            """,
             "routes.d/user.yml": "module: user\nroutes:\n  - id: user.me\n    pattern: /me\n",
             "routes.d/README.md": "not a route file",
             "routes.d/.hidden.yaml": "this: is ignored",
@@ -76,11 +78,12 @@ struct ConfigDirectoryTests {
         #expect(config.settings.domains == ["shop.example.com"])
         let resolver = try Snapshot.build(config: config, admin: AdminState()).resolver
         // The target keeps the key order of the file.
-        #expect(try resolver.resolve("https://shop.example.com/basket").json.jsonText == """
-            {"matched":true,"url":"https://shop.example.com/basket","routeId":"cart.show","module":"cart",\
-            "pattern":"https://shop.example.com/basket",\
-            "target":{"page":"Cart","tab":"items","badge":3,"flags":[true,null]},"params":{}}
-            """)
+        #expect(
+            try resolver.resolve("https://shop.example.com/basket").json.jsonText == """
+                {"matched":true,"url":"https://shop.example.com/basket","routeId":"cart.show","module":"cart",\
+                "pattern":"https://shop.example.com/basket",\
+                "target":{"page":"Cart","tab":"items","badge":3,"flags":[true,null]},"params":{}}
+                """)
         #expect(try resolver.resolve("myapp://me").match?.route.target == .object([]))
         #expect(try resolver.resolve("myapp://product/1").match?.route.module == "product")
     }
@@ -147,7 +150,8 @@ struct ConfigDirectoryTests {
         .init(file: "rewrites.yaml", text: "rule: []\n", keyPath: "rule"),
         .init(
             file: "rewrites.yaml",
-            text: "rules:\n  - id: a\n    match: x\n    target: myapp://a\n  - id: b\n    match: y\n    target: myapp://b\n    lsat: false\n",
+            text:
+                "rules:\n  - id: a\n    match: x\n    target: myapp://a\n  - id: b\n    match: y\n    target: myapp://b\n    lsat: false\n",
             keyPath: "rules[1].lsat"),
     ]
 
@@ -220,9 +224,10 @@ struct ConfigDirectoryTests {
             "routes.d/d.json": #"{"module": "d", "routes": [{"id": "d", "pattern": "/d", "target": "D"}]}"#,
         ])
         let issues = Self.loadIssues(directory)
-        #expect(issues.map(\.file) == [
-            "switchboard.yaml", "rewrites.yaml", "routes.d/a.yaml", "routes.d/b.yaml", "routes.d/d.json",
-        ])
+        #expect(
+            issues.map(\.file) == [
+                "switchboard.yaml", "rewrites.yaml", "routes.d/a.yaml", "routes.d/b.yaml", "routes.d/d.json",
+            ])
         #expect(issues[1].message.contains("rules[0]") && issues[1].message.contains("target"), "\(issues[1])")
     }
 

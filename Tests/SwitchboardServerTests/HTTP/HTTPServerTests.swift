@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The HTTP layer over real loopback sockets, with a real (hand-written) HTTP/1.1 client.

@@ -5,7 +5,8 @@ extension IntegrationTests {
     /// run time, next to the config's.
     @Suite("Admin routes over loopback")
     struct AdminRoutesTests {
-        static let flash = #"{"id":"promo.flash","module":"promo","pattern":"/flash/:slot<int>","target":{"page":"FlashSale"},"params":{"source":"push"}}"#
+        static let flash =
+            #"{"id":"promo.flash","module":"promo","pattern":"/flash/:slot<int>","target":{"page":"FlashSale"},"params":{"source":"push"}}"#
 
         private func listedIDs(_ client: HTTPTestClient) throws -> [String] {
             let response = try client.admin("GET", "/admin/routes")
@@ -34,7 +35,8 @@ extension IntegrationTests {
                     == #"{"version":1,"routes":[{"id":"promo.flash","module":"promo","pattern":"/flash/:slot<int>","#
                     + #""target":{"page":"FlashSale"},"params":{"source":"push"}}]}"#)
             // A batch, with the default module and several patterns.
-            let batch = #"{"routes":[{"id":"a.one","patterns":["/a1","shopapp://a/one"],"target":{"n":1}},{"id":"a.two","pattern":"/a2/*rest","target":{}}]}"#
+            let batch =
+                #"{"routes":[{"id":"a.one","patterns":["/a1","shopapp://a/one"],"target":{"n":1}},{"id":"a.two","pattern":"/a2/*rest","target":{}}]}"#
             #expect(try client.admin("POST", "/admin/routes", json: batch).status == 201)
             #expect(try listedIDs(client) == ["promo.flash", "a.one", "a.two"])
             let two = try client.resolve("shopapp://a2/x/y")
@@ -58,24 +60,31 @@ extension IntegrationTests {
         func patternConflict() async throws {
             let server = try await InProcessServer(config: .demo())
             let client = try server.client()
-            let withConfig = try client.admin("POST", "/admin/routes", json: #"{"id":"my.product","pattern":"/product/:n<int>","target":{}}"#)
+            let withConfig = try client.admin(
+                "POST", "/admin/routes", json: #"{"id":"my.product","pattern":"/product/:n<int>","target":{}}"#)
             #expect(withConfig.status == 409, "\(withConfig.dump)")
-            #expect(withConfig.errorMessage.contains("my.product") && withConfig.errorMessage.contains("product.detail"), "\(withConfig.errorMessage)")
+            #expect(
+                withConfig.errorMessage.contains("my.product") && withConfig.errorMessage.contains("product.detail"),
+                "\(withConfig.errorMessage)")
             #expect(try client.admin("POST", "/admin/routes", json: Self.flash).status == 201)
             let withAdmin = try client.admin("POST", "/admin/routes", json: #"{"id":"other.flash","pattern":"/flash/:n<int>","target":{}}"#)
             #expect(withAdmin.status == 409)
-            #expect(withAdmin.errorMessage.contains("other.flash") && withAdmin.errorMessage.contains("promo.flash"), "\(withAdmin.errorMessage)")
+            #expect(
+                withAdmin.errorMessage.contains("other.flash") && withAdmin.errorMessage.contains("promo.flash"),
+                "\(withAdmin.errorMessage)")
             let sameID = try client.admin("POST", "/admin/routes", json: #"{"id":"promo.flash","pattern":"/flash2","target":{}}"#)
             #expect(sameID.status == 409)
             #expect(try listedIDs(client) == ["promo.flash"])
             #expect(try client.resolve("shopapp://product/1").json["routeId"] as? String == "product.detail")
         }
 
-        @Test("an invalid route is a 400 and changes nothing", arguments: [
-            #"{"id":"x","target":{}}"#, #"{"id":"x","pattern":"/a/:n<(>","target":{}}"#,
-            #"{"id":"x","pattern":"/a","target":"page"}"#, #"{"id":"x","pattern":"/a","target":{},"priority":1}"#,
-            #"{"id":"x","pattern":"/a","patterns":["/b"],"target":{}}"#,
-        ])
+        @Test(
+            "an invalid route is a 400 and changes nothing",
+            arguments: [
+                #"{"id":"x","target":{}}"#, #"{"id":"x","pattern":"/a/:n<(>","target":{}}"#,
+                #"{"id":"x","pattern":"/a","target":"page"}"#, #"{"id":"x","pattern":"/a","target":{},"priority":1}"#,
+                #"{"id":"x","pattern":"/a","patterns":["/b"],"target":{}}"#,
+            ])
         func invalidRoute(body: String) async throws {
             let server = try await InProcessServer(config: .demo())
             let client = try server.client()

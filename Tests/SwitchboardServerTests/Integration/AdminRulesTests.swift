@@ -53,7 +53,8 @@ extension IntegrationTests {
             let server = try await InProcessServer(config: .demo())
             let client = try server.client()
             #expect(try client.admin("POST", "/admin/rules", json: Self.promo).status == 201)
-            let batch = #"{"rules":[{"id":"b1","match":"^x://1","target":"shopapp://me"},{"id":"b2","match":"^x://2","target":"shopapp://cart","last":false}]}"#
+            let batch =
+                #"{"rules":[{"id":"b1","match":"^x://1","target":"shopapp://me"},{"id":"b2","match":"^x://2","target":"shopapp://cart","last":false}]}"#
             let created = try client.admin("POST", "/admin/rules", json: batch)
             #expect(created.status == 201)
             #expect(created.etag == #""2""#)
@@ -76,7 +77,8 @@ extension IntegrationTests {
             let server = try await InProcessServer(config: .demo())
             let client = try server.client()
             #expect(try client.admin("POST", "/admin/rules", json: Self.promo).status == 201)
-            let replaced = try client.admin("PUT", "/admin/rules", json: #"{"rules":[{"id":"only","match":"^x://","target":"shopapp://me"}]}"#)
+            let replaced = try client.admin(
+                "PUT", "/admin/rules", json: #"{"rules":[{"id":"only","match":"^x://","target":"shopapp://me"}]}"#)
             #expect(replaced.status == 200, "\(replaced.dump)")
             #expect(replaced.etag == #""2""#)
             #expect(listedIDs(try rules(client)) == ["only"] + Self.configRuleIDs)
@@ -119,7 +121,8 @@ extension IntegrationTests {
             #expect(try client.admin("POST", "/admin/rules", json: Self.promo).status == 201)
             let before = try rules(client)
             let stateBefore = try Data(contentsOf: URL(fileURLWithPath: config.stateFile))
-            let batch = #"{"rules":[{"id":"ok1","match":"^a://","target":"shopapp://me"},{"id":"ok2","match":"^b://","target":"shopapp://me"},{"id":"bad","match":"^c://(","target":"shopapp://me"}]}"#
+            let batch =
+                #"{"rules":[{"id":"ok1","match":"^a://","target":"shopapp://me"},{"id":"ok2","match":"^b://","target":"shopapp://me"},{"id":"bad","match":"^c://(","target":"shopapp://me"}]}"#
             for method in ["POST", "PUT"] {
                 let refused = try client.admin(method, "/admin/rules", json: batch)
                 #expect(refused.status == 400, "\(refused.dump)")
@@ -142,27 +145,32 @@ extension IntegrationTests {
         func duplicateIDs() async throws {
             let server = try await InProcessServer(config: .demo())
             let client = try server.client()
-            let configDuplicate = try client.admin("POST", "/admin/rules", json: #"{"id":"goods-renamed","match":"^z://","target":"shopapp://me"}"#)
+            let configDuplicate = try client.admin(
+                "POST", "/admin/rules", json: #"{"id":"goods-renamed","match":"^z://","target":"shopapp://me"}"#)
             #expect(configDuplicate.status == 409, "\(configDuplicate.dump)")
             #expect(configDuplicate.errorCode == "conflict")
             #expect(configDuplicate.errorMessage.contains("'goods-renamed'"))
             #expect(configDuplicate.errorMessage.contains("rewrites.yaml"))
-            let put = try client.admin("PUT", "/admin/rules", json: #"{"rules":[{"id":"legacy-item-page","match":"^z://","target":"shopapp://me"}]}"#)
+            let put = try client.admin(
+                "PUT", "/admin/rules", json: #"{"rules":[{"id":"legacy-item-page","match":"^z://","target":"shopapp://me"}]}"#)
             #expect(put.status == 409)
             #expect(try client.admin("POST", "/admin/rules", json: Self.promo).status == 201)
             let adminDuplicate = try client.admin("POST", "/admin/rules", json: Self.promo)
             #expect(adminDuplicate.status == 409)
             #expect(adminDuplicate.errorMessage.contains("'promo'"))
-            let inBatch = try client.admin("POST", "/admin/rules", json: #"{"rules":[{"id":"d","match":"a","target":"b"},{"id":"d","match":"a","target":"b"}]}"#)
+            let inBatch = try client.admin(
+                "POST", "/admin/rules", json: #"{"rules":[{"id":"d","match":"a","target":"b"},{"id":"d","match":"a","target":"b"}]}"#)
             #expect(inBatch.status == 409)
             #expect(try rules(client).json["version"] as? Int == 1)
         }
 
-        @Test("an unknown field is a 400 naming it", arguments: [
-            (#"{"id":"a","match":"^a://","target":"shopapp://me","lsat":false}"#, "lsat"),
-            (#"{"rules":[{"id":"a","match":"^a://","target":"shopapp://me","priority":1}]}"#, "priority"),
-            (#"{"rules":[],"dryRun":true}"#, "dryRun"),
-        ])
+        @Test(
+            "an unknown field is a 400 naming it",
+            arguments: [
+                (#"{"id":"a","match":"^a://","target":"shopapp://me","lsat":false}"#, "lsat"),
+                (#"{"rules":[{"id":"a","match":"^a://","target":"shopapp://me","priority":1}]}"#, "priority"),
+                (#"{"rules":[],"dryRun":true}"#, "dryRun"),
+            ])
         func unknownField(body: String, field: String) async throws {
             let server = try await InProcessServer(config: .demo())
             let client = try server.client()
@@ -172,10 +180,12 @@ extension IntegrationTests {
             #expect(try rules(client).json["version"] as? Int == 0)
         }
 
-        @Test("a malformed, empty or non-object body is a 400", arguments: [
-            #"{"id":"a","match":"#, "", "[]", #""rule""#, "null", #"{"id":"a"}"#, #"{"id":1,"match":"a","target":"b"}"#,
-            #"{"rules":{"id":"a"}}"#, "\u{FF}\u{FE}",
-        ])
+        @Test(
+            "a malformed, empty or non-object body is a 400",
+            arguments: [
+                #"{"id":"a","match":"#, "", "[]", #""rule""#, "null", #"{"id":"a"}"#, #"{"id":1,"match":"a","target":"b"}"#,
+                #"{"rules":{"id":"a"}}"#, "\u{FF}\u{FE}",
+            ])
         func malformedBody(body: String) async throws {
             let server = try await InProcessServer(config: .demo())
             let client = try server.client()
@@ -266,8 +276,10 @@ extension IntegrationTests {
                         let client = try? HTTPTestClient(port: port)
                         connected.add(1, ordering: .acquiringAndReleasing)
                         while connected.load(ordering: .acquiring) < 2 {}
-                        let status = (try? client?.admin(
-                            "POST", "/admin/rules", json: bodies[index], headers: [("If-Match", "\"\(version)\"")]).status) ?? -1
+                        let status =
+                            (try? client?.admin(
+                                "POST", "/admin/rules", json: bodies[index], headers: [("If-Match", "\"\(version)\"")]
+                            ).status) ?? -1
                         statuses.withLock { $0.append(status) }
                     }
                 }

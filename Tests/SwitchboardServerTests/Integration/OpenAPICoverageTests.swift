@@ -13,7 +13,8 @@ extension IntegrationTests {
         /// Every path the API handler answers (API/APIHandler.swift, API/AdminEndpoints.swift).
         static let serverPaths = [
             "/resolve", "/healthz", "/metrics", "/openapi.yaml", "/admin/rules", "/admin/rules/{id}", "/admin/routes",
-            "/admin/routes/{id}", "/admin/reload", "/admin/status", "/admin/history", "/admin/rollback", "/open", "/.well-known/apple-app-site-association",
+            "/admin/routes/{id}", "/admin/reload", "/admin/status", "/admin/history", "/admin/rollback", "/open",
+            "/.well-known/apple-app-site-association",
             "/.well-known/assetlinks.json",
         ]
 
@@ -28,18 +29,27 @@ extension IntegrationTests {
             ("GET /resolve", 404, { c, _ in try c.resolve("shopapp://nowhere") }),
             ("GET /resolve", 400, { c, _ in try c.request("GET", "/resolve") }),
             ("GET /resolve", 414, { c, _ in try c.resolve("shopapp://search/" + String(repeating: "a", count: 9000)) }),
-            ("POST /resolve", 200, { c, _ in try c.request("POST", "/resolve", body: Array(#"{"urls":["shopapp://product/1","x"]}"#.utf8)) }),
+            (
+                "POST /resolve", 200,
+                { c, _ in try c.request("POST", "/resolve", body: Array(#"{"urls":["shopapp://product/1","x"]}"#.utf8)) }
+            ),
             ("POST /resolve", 400, { c, _ in try c.request("POST", "/resolve", body: Array(#"{"urls":[]}"#.utf8)) }),
-            ("POST /resolve", 413, { c, _ in
-                let urls = Array(repeating: #""shopapp://product/1""#, count: 101).joined(separator: ",")
-                return try c.request("POST", "/resolve", body: Array(#"{"urls":[\#(urls)]}"#.utf8))
-            }),
+            (
+                "POST /resolve", 413,
+                { c, _ in
+                    let urls = Array(repeating: #""shopapp://product/1""#, count: 101).joined(separator: ",")
+                    return try c.request("POST", "/resolve", body: Array(#"{"urls":[\#(urls)]}"#.utf8))
+                }
+            ),
             ("GET /open", 302, { c, _ in try c.request("GET", "/open?url=" + HTTPTestClient.queryValue("shopapp://nowhere")) }),
             ("GET /open", 404, { c, _ in try c.request("GET", "/open?url=" + HTTPTestClient.queryValue("notaurl")) }),
             ("GET /open", 414, { c, _ in try c.request("GET", "/open?url=shopapp://x/" + String(repeating: "a", count: 9000)) }),
-            ("GET /.well-known/apple-app-site-association", 200, { c, _ in
-                try c.request("GET", "/.well-known/apple-app-site-association")
-            }),
+            (
+                "GET /.well-known/apple-app-site-association", 200,
+                { c, _ in
+                    try c.request("GET", "/.well-known/apple-app-site-association")
+                }
+            ),
             ("GET /.well-known/assetlinks.json", 200, { c, _ in try c.request("GET", "/.well-known/assetlinks.json") }),
             ("GET /healthz", 200, { c, _ in try c.request("GET", "/healthz") }),
             ("GET /metrics", 200, { c, _ in try c.request("GET", "/metrics") }),
@@ -54,9 +64,15 @@ extension IntegrationTests {
             ("PUT /admin/rules", 200, { c, _ in try c.admin("PUT", "/admin/rules", json: batch("rules", [rule("cov")])) }),
             ("PUT /admin/rules", 400, { c, _ in try c.admin("PUT", "/admin/rules", json: rule("cov")) }),
             ("PUT /admin/rules", 409, { c, _ in try c.admin("PUT", "/admin/rules", json: batch("rules", [rule("legacy-item-page")])) }),
-            ("PUT /admin/rules", 412, { c, _ in try c.admin("PUT", "/admin/rules", json: batch("rules", []), headers: [("If-Match", #""99""#)]) }),
+            (
+                "PUT /admin/rules", 412,
+                { c, _ in try c.admin("PUT", "/admin/rules", json: batch("rules", []), headers: [("If-Match", #""99""#)]) }
+            ),
             ("PUT /admin/rules", 413, { c, _ in try oversized(c, "PUT", "/admin/rules") }),
-            ("PUT /admin/rules", 422, { c, _ in try c.admin("PUT", "/admin/rules", json: batch("rules", [rule("y1"), rule("y2"), rule("y3")])) }),
+            (
+                "PUT /admin/rules", 422,
+                { c, _ in try c.admin("PUT", "/admin/rules", json: batch("rules", [rule("y1"), rule("y2"), rule("y3")])) }
+            ),
             ("GET /admin/rules", 200, { c, _ in try c.admin("GET", "/admin/rules") }),
             ("DELETE /admin/rules/{id}", 412, { c, _ in try c.admin("DELETE", "/admin/rules/cov", headers: [("If-Match", #""99""#)]) }),
             ("DELETE /admin/rules/{id}", 204, { c, _ in try c.admin("DELETE", "/admin/rules/cov") }),
@@ -66,7 +82,10 @@ extension IntegrationTests {
             ("POST /admin/routes", 201, { c, _ in try c.admin("POST", "/admin/routes", json: route("cov")) }),
             ("POST /admin/routes", 400, { c, _ in try c.admin("POST", "/admin/routes", json: #"{"id":"x","target":{}}"#) }),
             ("POST /admin/routes", 409, { c, _ in try c.admin("POST", "/admin/routes", json: route("product.detail")) }),
-            ("POST /admin/routes", 412, { c, _ in try c.admin("POST", "/admin/routes", json: route("x"), headers: [("If-Match", #""99""#)]) }),
+            (
+                "POST /admin/routes", 412,
+                { c, _ in try c.admin("POST", "/admin/routes", json: route("x"), headers: [("If-Match", #""99""#)]) }
+            ),
             ("POST /admin/routes", 413, { c, _ in try oversized(c, "POST", "/admin/routes") }),
             ("POST /admin/routes", 422, { c, _ in try c.admin("POST", "/admin/routes", json: route("one-too-many")) }),
             ("GET /admin/routes", 200, { c, _ in try c.admin("GET", "/admin/routes") }),
@@ -77,28 +96,38 @@ extension IntegrationTests {
 
             ("GET /admin/history", 200, { c, _ in try c.admin("GET", "/admin/history?limit=5") }),
             ("GET /admin/history", 400, { c, _ in try c.admin("GET", "/admin/history?limit=none") }),
-            ("POST /admin/rollback", 412, { c, _ in try c.admin("POST", "/admin/rollback", json: #"{"version":1}"#, headers: [("If-Match", #""99""#)]) }),
-            ("POST /admin/rollback", 409, { c, config in
-                // Version 1 had the admin rule `cov`; once rewrites.yaml has a rule with that id
-                // too, restoring it would clash.
-                let path = config.directory + "/rewrites.yaml"
-                let original = try String(contentsOfFile: path, encoding: .utf8)
-                try config.write("rewrites.yaml", original + "  - { id: cov, match: '^cov-config://', target: 'shopapp://me' }\n")
-                defer { try? config.write("rewrites.yaml", original) }
-                _ = try c.admin("POST", "/admin/reload")
-                return try c.admin("POST", "/admin/rollback", json: #"{"version":1}"#)
-            }),
-            ("POST /admin/rollback", 422, { c, config in
-                // The version that added the admin route `cov` no longer fits once the config
-                // has one more route (the server allows 37).
-                try config.write("routes.d/extra.yaml", "module: extra\nroutes: [{ id: extra, pattern: /extra }]\n")
-                defer { try? FileManager.default.removeItem(atPath: config.directory + "/routes.d/extra.yaml") }
-                _ = try c.admin("POST", "/admin/reload")
-                let history = try c.admin("GET", "/admin/history")
-                let entries = (try JSONSerialization.jsonObject(with: Data(history.body)) as? [String: Any])?["history"] as? [[String: Any]] ?? []
-                let version = entries.first { ($0["action"] as? String) == "routes.add" }?["version"] as? Int ?? 0
-                return try c.admin("POST", "/admin/rollback", json: #"{"version":\#(version)}"#)
-            }),
+            (
+                "POST /admin/rollback", 412,
+                { c, _ in try c.admin("POST", "/admin/rollback", json: #"{"version":1}"#, headers: [("If-Match", #""99""#)]) }
+            ),
+            (
+                "POST /admin/rollback", 409,
+                { c, config in
+                    // Version 1 had the admin rule `cov`; once rewrites.yaml has a rule with that id
+                    // too, restoring it would clash.
+                    let path = config.directory + "/rewrites.yaml"
+                    let original = try String(contentsOfFile: path, encoding: .utf8)
+                    try config.write("rewrites.yaml", original + "  - { id: cov, match: '^cov-config://', target: 'shopapp://me' }\n")
+                    defer { try? config.write("rewrites.yaml", original) }
+                    _ = try c.admin("POST", "/admin/reload")
+                    return try c.admin("POST", "/admin/rollback", json: #"{"version":1}"#)
+                }
+            ),
+            (
+                "POST /admin/rollback", 422,
+                { c, config in
+                    // The version that added the admin route `cov` no longer fits once the config
+                    // has one more route (the server allows 37).
+                    try config.write("routes.d/extra.yaml", "module: extra\nroutes: [{ id: extra, pattern: /extra }]\n")
+                    defer { try? FileManager.default.removeItem(atPath: config.directory + "/routes.d/extra.yaml") }
+                    _ = try c.admin("POST", "/admin/reload")
+                    let history = try c.admin("GET", "/admin/history")
+                    let entries =
+                        (try JSONSerialization.jsonObject(with: Data(history.body)) as? [String: Any])?["history"] as? [[String: Any]] ?? []
+                    let version = entries.first { ($0["action"] as? String) == "routes.add" }?["version"] as? Int ?? 0
+                    return try c.admin("POST", "/admin/rollback", json: #"{"version":\#(version)}"#)
+                }
+            ),
             ("POST /admin/reload", 200, { c, _ in try c.admin("POST", "/admin/reload") }),
             ("POST /admin/rollback", 200, { c, _ in try c.admin("POST", "/admin/rollback", json: #"{"version":1}"#) }),
             ("POST /admin/rollback", 404, { c, _ in try c.admin("POST", "/admin/rollback", json: #"{"version":9999}"#) }),
@@ -107,10 +136,13 @@ extension IntegrationTests {
             ("POST /admin/reload", 200, { c, _ in try c.admin("POST", "/admin/reload") }),
             ("GET /admin/status", 200, { c, _ in try c.admin("GET", "/admin/status") }),
             ("POST /admin/reload", 200, { c, _ in try c.admin("POST", "/admin/reload") }),
-            ("POST /admin/reload", 422, { c, config in
-                try config.write("routes.d/broken.yaml", "module: broken\nroutes: [{ id: b, pattern: /b, tagret: {} }]\n")
-                return try c.admin("POST", "/admin/reload")
-            }),
+            (
+                "POST /admin/reload", 422,
+                { c, config in
+                    try config.write("routes.d/broken.yaml", "module: broken\nroutes: [{ id: b, pattern: /b, tagret: {} }]\n")
+                    return try c.admin("POST", "/admin/reload")
+                }
+            ),
             ("GET /admin/status", 200, { c, _ in try c.admin("GET", "/admin/status") }),
         ]
 
@@ -217,7 +249,8 @@ extension IntegrationTests {
         func documentedResponses() async throws {
             let document = try Document()
             let config = try TestConfig.demo()
-            try config.writeSettings(try config.read("switchboard.yaml") + "limits: { max_admin_rules: 2, max_routes: 37 }\n"
+            try config.writeSettings(
+                try config.read("switchboard.yaml") + "limits: { max_admin_rules: 2, max_routes: 37 }\n"
                     + "redirect_allow: [m.shop.example.com]\n"
                     + "apps: { ios: [{appID: TEAM123456.com.example.shop}], android: [{package: com.example.shop, sha256: ['"
                     + (0..<32).map { _ in "AB" }.joined(separator: ":") + "']}] }\n")

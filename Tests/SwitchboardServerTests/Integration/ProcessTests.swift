@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension IntegrationTests {
@@ -76,7 +76,9 @@ extension IntegrationTests {
             let process = try ServerProcess(config: config)
             try await process.waitUntilListening()
             let client = try process.client()
-            #expect(try client.admin("GET", "/admin/status").json["lastReload"].flatMap { ($0 as? [String: Any])?["trigger"] as? String } == "startup")
+            #expect(
+                try client.admin("GET", "/admin/status").json["lastReload"].flatMap { ($0 as? [String: Any])?["trigger"] as? String }
+                    == "startup")
             process.send(SIGHUP)
             var status: [String: Any] = [:]
             let reloaded = try await eventually {

@@ -28,16 +28,19 @@ extension IntegrationTests {
             #expect(response.header("Content-Type") == Self.json)
             #expect(
                 response.text
-                    == #"{"matched":false,"url":"shopapp://nowhere/x","fallback":"https://m.shop.example.com/?from=shopapp%3A%2F%2Fnowhere%2Fx"}"#)
+                    == #"{"matched":false,"url":"shopapp://nowhere/x","fallback":"https://m.shop.example.com/?from=shopapp%3A%2F%2Fnowhere%2Fx"}"#
+            )
         }
 
-        @Test("a missing, empty or malformed url is a 400 invalid_url in the error shape", arguments: [
-            "/resolve", "/resolve?", "/resolve?url=", "/resolve?other=1",
-            "/resolve?url=no-scheme/product/42",
-            "/resolve?url=shopapp%3A%2F%2Fproduct%2F4%202",  // a space inside the URL
-            "/resolve?url=shopapp%3A%2F%2Fproduct%2F%ZZ",  // a bad escape in the query string
-            "/resolve?url=shopapp%3A%2F%2Fproduct%2F%25C3%2528",  // a %-escape that is not UTF-8
-        ])
+        @Test(
+            "a missing, empty or malformed url is a 400 invalid_url in the error shape",
+            arguments: [
+                "/resolve", "/resolve?", "/resolve?url=", "/resolve?other=1",
+                "/resolve?url=no-scheme/product/42",
+                "/resolve?url=shopapp%3A%2F%2Fproduct%2F4%202",  // a space inside the URL
+                "/resolve?url=shopapp%3A%2F%2Fproduct%2F%ZZ",  // a bad escape in the query string
+                "/resolve?url=shopapp%3A%2F%2Fproduct%2F%25C3%2528",  // a %-escape that is not UTF-8
+            ])
         func badURL(target: String) async throws {
             let server = try await InProcessServer(config: .demo())
             let response = try server.client().request("GET", target)

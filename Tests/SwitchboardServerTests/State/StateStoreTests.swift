@@ -1,6 +1,7 @@
 import Foundation
 import SwitchboardCore
 import Testing
+
 @testable import SwitchboardServer
 
 /// `data_dir/state.json`: atomic, durable persistence of the admin state (DESIGN §6).
@@ -42,7 +43,12 @@ struct StateStoreTests {
         let store = StateStore(directory: directory.path)
         let state = AdminState(
             version: 3, rules: Self.sample.rules,
-            routes: [AdminRoute(module: "m", definition: RouteDefinition(id: "r", patterns: ["/a/:b", "/c"], target: .object([("k", .string("v/w"))]), params: ["p": "q"]))])
+            routes: [
+                AdminRoute(
+                    module: "m",
+                    definition: RouteDefinition(
+                        id: "r", patterns: ["/a/:b", "/c"], target: .object([("k", .string("v/w"))]), params: ["p": "q"]))
+            ])
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data = try encoder.encode(state)
@@ -81,8 +87,10 @@ struct StateStoreTests {
         #expect(try store.load() == Self.sample)
     }
 
-    @Test(arguments: ["{not json", "", "version: 1\nrules: []\nroutes: []\n", #"{"version": 1, "rules": [], "routes": ["#,
-                      #"{"version": "one", "rules": [], "routes": []}"#, #"{"version": 1, "rules": [{"id": "x"}], "routes": []}"#])
+    @Test(arguments: [
+        "{not json", "", "version: 1\nrules: []\nroutes: []\n", #"{"version": 1, "rules": [], "routes": ["#,
+        #"{"version": "one", "rules": [], "routes": []}"#, #"{"version": 1, "rules": [{"id": "x"}], "routes": []}"#,
+    ])
     func corruptFileIsReportedAndLeftAlone(text: String) throws {
         let directory = try TemporaryDirectory()
         try directory.write("state.json", text)
@@ -134,11 +142,12 @@ struct StateStoreTests {
         let config = try ConfigDirectory.load(from: Package.demoConfig)
         let snapshot = try Snapshot.build(config: config, admin: try store.load())
         let resolution = try snapshot.resolver.resolve("shopapp://flash/12")
-        #expect(resolution.json.jsonText == """
-            {"matched":true,"url":"shopapp://flash/12","routeId":"flash.sale","module":"flash",\
-            "pattern":"/flash/:id<int>","target":{"page":"FlashSale","banner":true,"slots":3,\
-            "extra":{"z":null,"a":["é \\"q\\" \\\\",-1.5]}},"params":{"campaign":"spring","source":"admin","id":"12"}}
-            """)
+        #expect(
+            resolution.json.jsonText == """
+                {"matched":true,"url":"shopapp://flash/12","routeId":"flash.sale","module":"flash",\
+                "pattern":"/flash/:id<int>","target":{"page":"FlashSale","banner":true,"slots":3,\
+                "extra":{"z":null,"a":["é \\"q\\" \\\\",-1.5]}},"params":{"campaign":"spring","source":"admin","id":"12"}}
+                """)
         #expect(try snapshot.resolver.resolve("shopapp://promo/5").ruleIDs == ["promo"])
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `switchboard serve --config DIR --listen 127.0.0.1:0` as a child process (for kill -9,
