@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Assembles one request from libmicrohttpd's callbacks and enforces the URL and body limits
 /// (DESIGN §7). The policy lives here; `MicroHTTPDaemon.swift` only moves bytes.
 ///
@@ -44,6 +46,9 @@ final class HTTPRequestAssembler {
     var headers: [HTTPRequest.Header] = []
     /// The body received so far (appended to by the daemon after ``acceptBody(count:)``).
     var body: [UInt8] = []
+    /// The answer of a request handled off the MHD thread, published by that thread before
+    /// it resumes the connection (see `MicroHTTPDaemonContext`).
+    let deferredResponse = Mutex<HTTPResponse?>(nil)
     private var phase = Phase.awaitingHeaders
 
     init(target: RawTarget, limits: Limits) {

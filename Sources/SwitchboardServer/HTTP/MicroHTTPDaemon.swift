@@ -11,6 +11,7 @@
 //   callback saw: both set `client_aware` in 0.9.75).
 
 import CMicroHTTPD
+import Dispatch
 import Logging
 import Synchronization
 
@@ -50,7 +51,11 @@ final class MicroHTTPDaemon: Sendable {
         let where_ = "libmicrohttpd MHD_start_daemon on \(configuration.listenDescription)"
         let family = try HTTPServerConfiguration.addressFamily(ofHost: configuration.host, in: where_)
 
-        var flags = MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
+        // Suspend/resume: requests that change state (reloads, admin writes) run off MHD's
+        // threads, so a worker never stops serving its other connections (DESIGN §6).
+        var flags =
+            MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
+            | MHD_ALLOW_SUSPEND_RESUME.rawValue
         switch configuration.threadingMode {
         case .pollThreadPool: flags |= MHD_USE_POLL.rawValue
         case .epollThreadPool: flags |= MHD_USE_EPOLL.rawValue
@@ -240,13 +245,40 @@ final class MicroHTTPDaemonContext: Sendable {
             return .YES
         }
 
+        // Called again after a resume: the answer computed off the MHD thread is ready.
+        if let deferred = assembler.deferredResponse.withLock({ $0.take() }) {
+            return queue(deferred, on: connection, closeConnection: false)
+        }
         let methodName = method.map { String(cString: $0) } ?? ""
         switch assembler.finish(method: methodName, remoteAddress: remoteAddress(of: connection)) {
         case .failure(let rejection):
             return queue(rejection.response, on: connection, closeConnection: true)
         case .success(let request):
+            guard Self.runsOffWorker(request) else {
+                return queue(handler(request), on: connection, closeConnection: false)
+            }
+            handleOffWorker(request, connection: connection, assembler: assembler)
+            return .YES
+        }
+    }
+
+    /// Requests that may take long (a reload builds a whole snapshot; admin writes persist
+    /// with fsync or go to PostgreSQL): every method but GET and HEAD. Reads stay on the
+    /// worker thread, which is the fast path.
+    private static func runsOffWorker(_ request: HTTPRequest) -> Bool {
+        request.method != "GET" && request.method != "HEAD"
+    }
+
+    /// Suspends the connection, runs the handler on another thread, then publishes the
+    /// answer and resumes the connection; MHD calls the access handler again, which queues it.
+    private func handleOffWorker(_ request: HTTPRequest, connection: OpaquePointer, assembler: HTTPRequestAssembler) {
+        MHD_suspend_connection(connection)
+        let suspended = SuspendedRequest(connection: connection, assembler: assembler)
+        let handler = self.handler
+        DispatchQueue.global().async {
             let response = handler(request)
-            return queue(response, on: connection, closeConnection: false)
+            suspended.assembler.deferredResponse.withLock { $0 = response }
+            MHD_resume_connection(suspended.connection)
         }
     }
 
@@ -449,4 +481,12 @@ private func microHTTPDaemonLog(
     var message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     while message.last?.isNewline == true { message.removeLast() }
     Unmanaged<MicroHTTPDaemonContext>.fromOpaque(cls).takeUnretainedValue().libraryLogged(message)
+}
+
+/// A suspended connection and its request, handed to the thread that answers it. MHD keeps
+/// both alive while the connection is suspended (the request completes only after the
+/// resume), and the answer crosses threads through the assembler's mutex.
+private struct SuspendedRequest: @unchecked Sendable {
+    let connection: OpaquePointer
+    let assembler: HTTPRequestAssembler
 }
