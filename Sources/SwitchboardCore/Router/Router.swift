@@ -143,6 +143,11 @@ public struct Router: Sendable {
         let pathOffset =
             url.string.utf8.count - url.path.utf8.count
             - (url.query.map { $0.utf8.count + 1 } ?? 0) - (url.fragment.map { $0.utf8.count + 1 } ?? 0)
+        // Capture the tables the closure needs, not a copy of the whole router.
+        let table = self.table
+        let entries = self.entries
+        let captures = self.captures
+        let routes = self.routes
         return try RouteSegments.withSegments(
             host: url.isHTTP ? nil : url.host, path: url.path, hostOffset: hostOffset, pathOffset: pathOffset
         ) { (segments) throws(URLParseError) -> RouteMatch? in
