@@ -31,6 +31,9 @@ public struct ServerSettings: Sendable, Hashable, Codable {
     public var threads: Int?
     /// Log one line per request.
     public var accessLog: Bool = false
+    /// Memory for finished `GET /resolve` answers of the current snapshot (0 turns the cache
+    /// off); see README "Resolve cache".
+    public var resolveCacheBytes: Int = 16 * 1024 * 1024
     /// Limits; every one is a clear 4xx when hit.
     public var limits: Limits = Limits()
 
@@ -85,6 +88,7 @@ public struct ServerSettings: Sendable, Hashable, Codable {
         case historyLimit = "history_limit"
         case store
         case accessLog = "access_log"
+        case resolveCacheBytes = "resolve_cache_bytes"
         case redirectAllow = "redirect_allow"
         case redirectAllowHTTP = "redirect_allow_http"
     }
@@ -118,6 +122,12 @@ public struct ServerSettings: Sendable, Hashable, Codable {
                 forKey: .threads, in: container, debugDescription: "'threads' must be between 1 and 256")
         }
         accessLog = try container.decodeIfPresent(Bool.self, forKey: .accessLog) ?? false
+        resolveCacheBytes = try container.decodeIfPresent(Int.self, forKey: .resolveCacheBytes) ?? defaults.resolveCacheBytes
+        guard (0...(1 << 34)).contains(resolveCacheBytes) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .resolveCacheBytes, in: container,
+                debugDescription: "'resolve_cache_bytes' must be between 0 (no cache) and 17179869184 (16 GiB)")
+        }
         limits = try container.decodeIfPresent(Limits.self, forKey: .limits) ?? Limits()
         redirectAllow = try (container.decodeIfPresent([String].self, forKey: .redirectAllow) ?? []).map { $0.lowercased() }
         for entry in redirectAllow {

@@ -40,10 +40,56 @@ public struct Resolution: Sendable {
         return .object(members)
     }
 
-    /// The response body as compact JSON bytes.
+    /// The response body as compact JSON bytes: the same text as ``json`` written out, without
+    /// building the intermediate tree (this runs on every `GET /resolve`).
     public var jsonBytes: [UInt8] {
         var writer = JSONWriter(capacity: 512)
-        writer.write(json)
+        write(to: &writer)
         return writer.bytes
+    }
+
+    /// Writes the body of ``json`` member by member.
+    package func write(to writer: inout JSONWriter) {
+        writer.writeRaw(matched ? #"{"matched":true,"url":"# : #"{"matched":false,"url":"#)
+        writer.writeString(url)
+        if let rewrittenURL {
+            writer.writeRaw(#","rewrittenURL":"#)
+            writer.writeString(rewrittenURL)
+        }
+        if !ruleIDs.isEmpty {
+            writer.writeRaw(#","ruleIds":["#)
+            for (index, id) in ruleIDs.enumerated() {
+                if index > 0 { writer.writeRaw(",") }
+                writer.writeString(id)
+            }
+            writer.writeRaw("]")
+        }
+        if let match {
+            writer.writeRaw(#","routeId":"#)
+            writer.writeString(match.route.id)
+            writer.writeRaw(#","module":"#)
+            writer.writeString(match.route.module)
+            writer.writeRaw(#","pattern":"#)
+            writer.writeString(match.pattern)
+            writer.writeRaw(#","target":"#)
+            writer.write(match.route.target)
+            writer.writeRaw(#","params":{"#)
+            for (index, param) in params.enumerated() {
+                if index > 0 { writer.writeRaw(",") }
+                writer.writeString(param.name)
+                writer.writeRaw(":")
+                writer.write(param.value)
+            }
+            writer.writeRaw("}")
+            if let webURL {
+                writer.writeRaw(#","webURL":"#)
+                writer.writeString(webURL)
+            }
+            if openWeb { writer.writeRaw(#","openWeb":true"#) }
+        } else if let fallback {
+            writer.writeRaw(#","fallback":"#)
+            writer.writeString(fallback)
+        }
+        writer.writeRaw("}")
     }
 }

@@ -29,6 +29,9 @@ package struct APIHandler: Sendable {
         return response
     }
 
+    private static let getHead = ["GET", "HEAD"]
+    private static let getHeadPost = ["GET", "HEAD", "POST"]
+
     private func dispatch(_ request: HTTPRequest) -> (endpoint: String, HTTPResponse) {
         let path = request.path
         switch path {
@@ -36,26 +39,26 @@ package struct APIHandler: Sendable {
             if request.method == "POST" {
                 return ("resolve_batch", ResolveEndpoint(service: service).post(request))
             }
-            return ("resolve", only(["GET", "HEAD", "POST"], request) { ResolveEndpoint(service: service).get(request) })
+            return ("resolve", only(Self.getHeadPost, request) { ResolveEndpoint(service: service).get(request) })
         case "/open":
-            return ("open", only(["GET", "HEAD"], request) { OpenEndpoint(service: service).get(request) })
+            return ("open", only(Self.getHead, request) { OpenEndpoint(service: service).get(request) })
         case WellKnownEndpoint.appleAppSiteAssociationPath:
-            return ("aasa", only(["GET", "HEAD"], request) { WellKnownEndpoint(service: service).appleAppSiteAssociation(request) })
+            return ("aasa", only(Self.getHead, request) { WellKnownEndpoint(service: service).appleAppSiteAssociation(request) })
         case WellKnownEndpoint.assetLinksPath:
-            return ("assetlinks", only(["GET", "HEAD"], request) { WellKnownEndpoint(service: service).assetLinks() })
+            return ("assetlinks", only(Self.getHead, request) { WellKnownEndpoint(service: service).assetLinks() })
         case "/healthz":
-            return ("healthz", only(["GET", "HEAD"], request) { .json(#"{"status":"ok"}"#) })
+            return ("healthz", only(Self.getHead, request) { .json(#"{"status":"ok"}"#) })
         case "/metrics":
             return (
                 "metrics",
-                only(["GET", "HEAD"], request) {
+                only(Self.getHead, request) {
                     .text(service.metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8")
                 }
             )
         case "/openapi.yaml":
             return (
                 "openapi",
-                only(["GET", "HEAD"], request) {
+                only(Self.getHead, request) {
                     HTTPResponse(status: 200, headers: [("Content-Type", "application/yaml; charset=utf-8")], body: openAPIDocument)
                 }
             )

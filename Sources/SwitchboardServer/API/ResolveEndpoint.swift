@@ -11,6 +11,13 @@ struct ResolveEndpoint {
     let service: SwitchboardService
 
     func get(_ request: HTTPRequest) -> HTTPResponse {
+        let snapshot = service.snapshot
+        let cacheKey = snapshot.resolveCache.key(for: request)
+        if let cacheKey, let cached = snapshot.resolveCache.answer(for: cacheKey) {
+            service.metrics.recordResolution(
+                routeID: cached.routeID, firedRuleIDs: cached.firedRuleIDs, ruleErrors: 0, limitHits: 0)
+            return .json(status: cached.status, cached.body)
+        }
         let items: [QueryItem]
         do {
             items = try ParsedURL.queryItems(ofRawQuery: request.query ?? "")
@@ -31,8 +38,27 @@ struct ResolveEndpoint {
         case .failure(let refusal): return refusal.response
         }
         let context = RequestContext(request: request, query: items, now: service.clock())
-        let answer = resolve(url, with: service.snapshot, context: context, explain: explain)
-        return .json(status: answer.status, Self.bytes(answer.body))
+        guard !explain else {
+            let answer = resolve(url, with: snapshot, context: context, explain: true)
+            return .json(status: answer.status, Self.bytes(answer.body))
+        }
+        do {
+            let (resolution, outcome) = try snapshot.resolver.resolveWithOutcome(url, context: context)
+            let routeID = resolution.match?.route.id
+            service.metrics.recordResolution(
+                routeID: routeID, firedRuleIDs: resolution.ruleIDs, ruleErrors: outcome.errors.count,
+                limitHits: outcome.limitHits.count)
+            let answer = ResolveCache.Answer(
+                status: resolution.matched ? 200 : 404, body: resolution.jsonBytes, routeID: routeID,
+                firedRuleIDs: resolution.ruleIDs)
+            // A rule that failed or hit a PCRE2 limit is counted on every request: not cached.
+            if let cacheKey, outcome.errors.isEmpty, outcome.limitHits.isEmpty {
+                snapshot.resolveCache.store(answer, for: cacheKey)
+            }
+            return .json(status: answer.status, answer.body)
+        } catch {
+            return .error(status: 400, code: error.code, message: error.message)
+        }
     }
 
     /// Why `explain` was refused.

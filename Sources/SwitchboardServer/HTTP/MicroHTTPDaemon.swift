@@ -380,25 +380,26 @@ final class MicroHTTPDaemonContext: Sendable {
     /// The peer's numeric IP address.
     private func remoteAddress(of connection: OpaquePointer) -> String? {
         guard let address = sb_mhd_connection_client_address(connection) else { return nil }
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
-        let capacity = socklen_t(text.count)
-        let converted: UnsafePointer<CChar>?
-        switch Int32(address.pointee.sa_family) {
-        case AF_INET:
-            converted = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
-                var raw = ipv4.pointee.sin_addr
-                return inet_ntop(AF_INET, &raw, &text, capacity)
+        let capacity = Int(INET6_ADDRSTRLEN) + 1
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { text -> String? in
+            guard let buffer = text.baseAddress else { return nil }
+            let converted: UnsafePointer<CChar>?
+            switch Int32(address.pointee.sa_family) {
+            case AF_INET:
+                converted = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
+                    var raw = ipv4.pointee.sin_addr
+                    return inet_ntop(AF_INET, &raw, buffer, socklen_t(capacity))
+                }
+            case AF_INET6:
+                converted = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
+                    var raw = ipv6.pointee.sin6_addr
+                    return inet_ntop(AF_INET6, &raw, buffer, socklen_t(capacity))
+                }
+            default:
+                return nil
             }
-        case AF_INET6:
-            converted = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
-                var raw = ipv6.pointee.sin6_addr
-                return inet_ntop(AF_INET6, &raw, &text, capacity)
-            }
-        default:
-            return nil
+            return converted.map { String(cString: $0) }
         }
-        guard converted != nil else { return nil }
-        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// A diagnostic from libmicrohttpd itself.

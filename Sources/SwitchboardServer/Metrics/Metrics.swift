@@ -1,9 +1,16 @@
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The service's counters, rendered in the Prometheus text format at `GET /metrics`.
 ///
-/// One short critical section per request records everything about it (endpoint, status,
-/// latency, route and rules), so a scrape always sees a consistent set.
+/// Per-request counters are sharded by thread: each worker thread records into its own
+/// shard under a lock nobody else wants, so requests on different threads never wait for each
+/// other (one shared lock was contended on every request). A scrape sums the shards.
 package final class Metrics: Sendable {
     /// Upper bounds of the latency histogram, in seconds.
     static let latencyBuckets: [Double] = [0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.05, 0.1, 0.5]
@@ -12,15 +19,41 @@ package final class Metrics: Sendable {
         var counts = [Int](repeating: 0, count: Metrics.latencyBuckets.count)
         var sum = 0.0
         var total = 0
+
+        mutating func record(_ seconds: Double, bucket: Int?) {
+            if let bucket { counts[bucket] += 1 }
+            sum += seconds
+            total += 1
+        }
+
+        mutating func add(_ other: Histogram) {
+            for index in counts.indices { counts[index] += other.counts[index] }
+            sum += other.sum
+            total += other.total
+        }
     }
 
-    private struct State {
+    /// What requests record; one per shard, summed for a scrape.
+    private struct RequestCounters {
         var requests: [RequestKey: Int] = [:]
         var latency: [String: Histogram] = [:]
         var routeHits: [String: Int] = [:]
         var ruleHits: [String: Int] = [:]
         var ruleErrors = 0
         var ruleLimitHits = 0
+
+        mutating func add(_ other: RequestCounters) {
+            requests.merge(other.requests, uniquingKeysWith: +)
+            for (endpoint, histogram) in other.latency { latency[endpoint, default: Histogram()].add(histogram) }
+            routeHits.merge(other.routeHits, uniquingKeysWith: +)
+            ruleHits.merge(other.ruleHits, uniquingKeysWith: +)
+            ruleErrors += other.ruleErrors
+            ruleLimitHits += other.ruleLimitHits
+        }
+    }
+
+    /// What reloads and snapshot swaps record (rare).
+    private struct ServiceState {
         var reloadsSucceeded = 0
         var reloadsFailed = 0
         var lastReloadSucceeded = true
@@ -34,30 +67,48 @@ package final class Metrics: Sendable {
         var status: Int
     }
 
-    private let state = Mutex(State())
+    /// A shard of the request counters (a class: `Mutex` cannot live in an array).
+    private final class Shard: Sendable {
+        let counters = Mutex(RequestCounters())
+    }
 
-    package init() {}
+    private let shards: [Shard]
+    private let service = Mutex(ServiceState())
+
+    /// - Parameter shardCount: shards of the per-request counters; a power of two at least
+    ///   the number of threads that record (default 16).
+    package init(shardCount: Int = 16) {
+        var count = 1
+        while count < max(1, shardCount) { count <<= 1 }
+        shards = (0..<count).map { _ in Shard() }
+    }
+
+    /// The calling thread's shard (a hash of its thread id).
+    private var currentShard: Shard {
+        #if canImport(Glibc)
+            let thread = UInt(pthread_self())
+        #else
+            let thread = UInt(bitPattern: pthread_self())
+        #endif
+        let mixed = (thread &* 0x9E37_79B9_7F4A_7C15) >> 32
+        return shards[Int(mixed & UInt(shards.count - 1))]
+    }
 
     /// Records one answered request.
     /// - Parameters:
     ///   - endpoint: a fixed label (`resolve`, `admin`, …), never the raw path.
     ///   - seconds: time spent in the handler.
     package func recordRequest(endpoint: String, status: Int, seconds: Double) {
-        state.withLock { state in
+        currentShard.counters.withLock { state in
             state.requests[RequestKey(endpoint: endpoint, status: status), default: 0] += 1
-            var histogram = state.latency[endpoint] ?? Histogram()
-            if let bucket = Self.latencyBuckets.firstIndex(where: { seconds <= $0 }) {
-                histogram.counts[bucket] += 1
-            }
-            histogram.sum += seconds
-            histogram.total += 1
-            state.latency[endpoint] = histogram
+            let bucket = Self.latencyBuckets.firstIndex(where: { seconds <= $0 })
+            state.latency[endpoint, default: Histogram()].record(seconds, bucket: bucket)
         }
     }
 
     /// Records what a resolution did: the route hit and the rules that fired or failed.
     package func recordResolution(routeID: String?, firedRuleIDs: [String], ruleErrors: Int, limitHits: Int) {
-        state.withLock { state in
+        currentShard.counters.withLock { state in
             if let routeID { state.routeHits[routeID, default: 0] += 1 }
             for rule in firedRuleIDs { state.ruleHits[rule, default: 0] += 1 }
             state.ruleErrors += ruleErrors
@@ -67,7 +118,7 @@ package final class Metrics: Sendable {
 
     /// Records a reload attempt.
     package func recordReload(succeeded: Bool) {
-        state.withLock { state in
+        service.withLock { state in
             if succeeded { state.reloadsSucceeded += 1 } else { state.reloadsFailed += 1 }
             state.lastReloadSucceeded = succeeded
         }
@@ -75,7 +126,7 @@ package final class Metrics: Sendable {
 
     /// Updates the gauges describing the current snapshot.
     package func recordSnapshot(routes: Int, rules: Int, adminVersion: Int) {
-        state.withLock { state in
+        service.withLock { state in
             state.routes = routes
             state.rules = rules
             state.adminVersion = adminVersion
@@ -84,17 +135,19 @@ package final class Metrics: Sendable {
 
     /// The Prometheus text exposition.
     package func render() -> String {
-        let state = state.withLock { $0 }
+        var counters = RequestCounters()
+        for shard in shards { counters.add(shard.counters.withLock { $0 }) }
+        let service = service.withLock { $0 }
         var out = ""
         func family(_ name: String, _ type: String, _ help: String) {
             out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
         }
         family("switchboard_http_requests_total", "counter", "HTTP requests answered, by endpoint and status.")
-        for (key, count) in state.requests.sorted(by: { ($0.key.endpoint, $0.key.status) < ($1.key.endpoint, $1.key.status) }) {
+        for (key, count) in counters.requests.sorted(by: { ($0.key.endpoint, $0.key.status) < ($1.key.endpoint, $1.key.status) }) {
             out += "switchboard_http_requests_total{endpoint=\"\(key.endpoint)\",status=\"\(key.status)\"} \(count)\n"
         }
         family("switchboard_http_request_duration_seconds", "histogram", "Time spent answering a request, by endpoint.")
-        for (endpoint, histogram) in state.latency.sorted(by: { $0.key < $1.key }) {
+        for (endpoint, histogram) in counters.latency.sorted(by: { $0.key < $1.key }) {
             var cumulative = 0
             for (index, bound) in Self.latencyBuckets.enumerated() {
                 cumulative += histogram.counts[index]
@@ -105,29 +158,29 @@ package final class Metrics: Sendable {
             out += "switchboard_http_request_duration_seconds_count{endpoint=\"\(endpoint)\"} \(histogram.total)\n"
         }
         family("switchboard_routes", "gauge", "Routes in the current snapshot.")
-        out += "switchboard_routes \(state.routes)\n"
+        out += "switchboard_routes \(service.routes)\n"
         family("switchboard_rules", "gauge", "Rewrite rules in the current snapshot.")
-        out += "switchboard_rules \(state.rules)\n"
+        out += "switchboard_rules \(service.rules)\n"
         family("switchboard_admin_version", "gauge", "Version of the admin state.")
-        out += "switchboard_admin_version \(state.adminVersion)\n"
+        out += "switchboard_admin_version \(service.adminVersion)\n"
         family("switchboard_reloads_total", "counter", "Config reloads, by result.")
-        out += "switchboard_reloads_total{result=\"ok\"} \(state.reloadsSucceeded)\n"
-        out += "switchboard_reloads_total{result=\"failed\"} \(state.reloadsFailed)\n"
+        out += "switchboard_reloads_total{result=\"ok\"} \(service.reloadsSucceeded)\n"
+        out += "switchboard_reloads_total{result=\"failed\"} \(service.reloadsFailed)\n"
         family(
             "switchboard_config_last_reload_success", "gauge",
             "1 if the last reload succeeded, 0 if it failed (the previous config is still served).")
-        out += "switchboard_config_last_reload_success \(state.lastReloadSucceeded ? 1 : 0)\n"
+        out += "switchboard_config_last_reload_success \(service.lastReloadSucceeded ? 1 : 0)\n"
         family("switchboard_rule_errors_total", "counter", "Rewrites whose result did not parse, or whose regex failed.")
-        out += "switchboard_rule_errors_total \(state.ruleErrors)\n"
+        out += "switchboard_rule_errors_total \(counters.ruleErrors)\n"
         family(
             "switchboard_rule_limit_hits_total", "counter", "Rule matches stopped by the PCRE2 match/depth limits (counted as no match).")
-        out += "switchboard_rule_limit_hits_total \(state.ruleLimitHits)\n"
+        out += "switchboard_rule_limit_hits_total \(counters.ruleLimitHits)\n"
         family("switchboard_route_hits_total", "counter", "Resolutions by matched route.")
-        for (route, count) in state.routeHits.sorted(by: { $0.key < $1.key }) {
+        for (route, count) in counters.routeHits.sorted(by: { $0.key < $1.key }) {
             out += "switchboard_route_hits_total{route=\"\(Self.escape(route))\"} \(count)\n"
         }
         family("switchboard_rule_hits_total", "counter", "Rewrites by rule.")
-        for (rule, count) in state.ruleHits.sorted(by: { $0.key < $1.key }) {
+        for (rule, count) in counters.ruleHits.sorted(by: { $0.key < $1.key }) {
             out += "switchboard_rule_hits_total{rule=\"\(Self.escape(rule))\"} \(count)\n"
         }
         return out

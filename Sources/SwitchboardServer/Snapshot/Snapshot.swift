@@ -15,6 +15,8 @@ public final class Snapshot: Sendable {
     public let redirectPolicy: RedirectPolicy
     /// The https patterns of the routes, in priority order, for the association files.
     public let appLinkComponents: AppLinkComponents
+    /// Finished `GET /resolve` answers computed from this snapshot (dies with it).
+    let resolveCache: ResolveCache
 
     init(resolver: Resolver, config: ConfigDirectory, admin: AdminState, configRouteIDs: Set<String>) {
         self.resolver = resolver
@@ -25,6 +27,8 @@ public final class Snapshot: Sendable {
         self.config = config
         self.admin = admin
         self.configRouteIDs = configRouteIDs
+        self.resolveCache = ResolveCache(
+            budgetBytes: config.settings.resolveCacheBytes, dependence: resolver.contextDependence)
         self.builtAt = Date()
     }
 
