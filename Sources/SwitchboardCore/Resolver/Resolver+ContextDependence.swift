@@ -9,6 +9,11 @@ extension Resolver {
         /// Some rule has an `activeFrom` or `activeUntil`: the time of the request can change
         /// the answer.
         public var clock: Bool
+
+        public init(app: Bool, clock: Bool) {
+            self.app = app
+            self.clock = clock
+        }
     }
 
     /// What answers depend on besides the URL. Computed by walking every rule and route:

@@ -1,5 +1,5 @@
-import Synchronization
 import SwitchboardCore
+import Synchronization
 
 /// Finished answers of `GET /resolve` for one snapshot, keyed by the raw query string.
 ///

@@ -1,0 +1,133 @@
+import Foundation
+import SwitchboardCore
+import Testing
+
+@testable import SwitchboardServer
+
+/// The `GET /resolve` answer cache: a hit is the same answer byte for byte and is counted in
+/// the metrics; a new snapshot starts empty; the asking app is part of the key when rules
+/// look at it; time-windowed rules turn the cache off; memory stays within its budget.
+extension IntegrationTests {
+    @Suite("resolve cache")
+    struct ResolveCacheTests {
+        /// `switchboard_route_hits_total{route="<id>"}` from `/metrics`.
+        private func routeHits(_ client: HTTPTestClient, _ route: String) throws -> Int {
+            let text = try client.request("GET", "/metrics").text
+            let prefix = "switchboard_route_hits_total{route=\"\(route)\"} "
+            let line = text.split(separator: "\n").first { $0.hasPrefix(prefix) }
+            return line.flatMap { Int($0.dropFirst(prefix.count)) } ?? 0
+        }
+
+        @Test("a repeated URL gets the same bytes, status and headers, and every hit is counted")
+        func hitIsTheSameAnswer() async throws {
+            let server = try await InProcessServer(config: .demo())
+            let client = try server.client()
+            for url in ["shopapp://product/42?ref=push", "shopapp://nowhere/x", "https://www.shop.example.com/item.html?id=77"] {
+                let first = try client.resolve(url)
+                let second = try client.resolve(url)
+                let third = try client.resolve(url)
+                #expect(second.body == first.body && third.body == first.body, "\(url)")
+                #expect(second.status == first.status && third.status == first.status)
+                #expect(second.header("Content-Type") == "application/json; charset=utf-8")
+            }
+            #expect(server.runner.service.snapshot.resolveCache.count == 3)
+            // Three requests of product/42 and three of item.html (rewritten to a product page).
+            #expect(try routeHits(client, "product.detail") == 6)
+        }
+
+        @Test("an admin rule pushed after an answer was cached changes the next answer")
+        func newSnapshotStartsEmpty() async throws {
+            let server = try await InProcessServer(config: .demo())
+            let client = try server.client()
+            #expect(try client.resolve("shopapp://p/9").status == 404)
+            #expect(try client.resolve("shopapp://p/9").status == 404)
+            let rule = #"{"id":"promo","match":"^shopapp://p/([0-9]+)","target":"shopapp://product/$1"}"#
+            #expect(try client.admin("POST", "/admin/rules", json: rule).status == 201)
+            let after = try client.resolve("shopapp://p/9")
+            #expect(after.status == 200)
+            #expect(after.json["ruleIds"] as? [String] == ["promo"])
+        }
+
+        @Test("a changed route file is answered at once after the reload, not from the old cache")
+        func reloadStartsEmpty() async throws {
+            let config = try TestConfig.minimal(routes: ["a.yaml": "module: a\nroutes:\n  - { id: one, pattern: /x/:id }\n"])
+            let server = try await InProcessServer(config: config)
+            let client = try server.client()
+            #expect(try client.resolve("shopapp://x/1").json["routeId"] as? String == "one")
+            try config.write("routes.d/a.yaml", "module: a\nroutes:\n  - { id: two, pattern: /x/:id }\n")
+            #expect(try client.admin("POST", "/admin/reload").status == 200)
+            #expect(try client.resolve("shopapp://x/1").json["routeId"] as? String == "two")
+        }
+
+        @Test("when a rule looks at the platform, the X-App-Platform header is part of the key")
+        func appHeadersAreKeyed() async throws {
+            let config = try TestConfig.minimal(
+                routes: ["a.yaml": "module: a\nroutes:\n  - { id: home, pattern: /home }\n  - { id: ios, pattern: /ios-home }\n"],
+                rewrites: """
+                    rules:
+                      - id: ios-home
+                        match: '^shopapp://home$'
+                        target: 'shopapp://ios-home'
+                        when: { platform: [ios] }
+                    """)
+            let server = try await InProcessServer(config: config)
+            let client = try server.client()
+            func route(_ platform: String?) throws -> String? {
+                let headers = platform.map { [("X-App-Platform", $0)] } ?? []
+                return try client.request("GET", "/resolve?url=shopapp%3A%2F%2Fhome", headers: headers).json["routeId"] as? String
+            }
+            for _ in 0..<2 {
+                #expect(try route("ios") == "ios")
+                #expect(try route("android") == "home")
+                #expect(try route(nil) == "home")
+            }
+            #expect(server.runner.service.snapshot.resolveCache.keysOnAppHeaders)
+        }
+
+        @Test("rules with a time window, or resolve_cache_bytes: 0, turn the cache off")
+        func disabled() async throws {
+            let timed = ResolveCache(budgetBytes: 1 << 20, dependence: .init(app: false, clock: true))
+            #expect(!timed.isEnabled)
+            #expect(timed.key(for: HTTPRequest(method: "GET", path: "/resolve", query: "url=x")) == nil)
+
+            let config = try TestConfig.minimal(
+                routes: ["a.yaml": "module: a\nroutes:\n  - { id: one, pattern: /x/:id }\n"], settings: "resolve_cache_bytes: 0\n")
+            let server = try await InProcessServer(config: config)
+            let client = try server.client()
+            #expect(try client.resolve("shopapp://x/1").status == 200)
+            #expect(try client.resolve("shopapp://x/1").status == 200)
+            #expect(!server.runner.service.snapshot.resolveCache.isEnabled)
+            #expect(server.runner.service.snapshot.resolveCache.count == 0)
+        }
+
+        @Test("explain answers and failed URLs are not cached")
+        func notCached() async throws {
+            let server = try await InProcessServer(config: .demo())
+            let client = try server.client()
+            #expect(try client.resolve("shopapp://product/42", extraQuery: "&explain=1").json["trace"] != nil)
+            #expect(try client.resolve("shopapp://product/42", extraQuery: "&explain=1").json["trace"] != nil)
+            #expect(try client.request("GET", "/resolve?url=nope").status == 400)
+            #expect(server.runner.service.snapshot.resolveCache.count == 0)
+        }
+
+        @Test("the cache never holds more than its budget")
+        func budget() {
+            let budget = 64 * 1024
+            let cache = ResolveCache(budgetBytes: budget, dependence: .init(app: false, clock: false))
+            let body = [UInt8](repeating: UInt8(ascii: "x"), count: 300)
+            for index in 0..<5_000 {
+                let request = HTTPRequest(method: "GET", path: "/resolve", query: "url=myapp%3A%2F%2Fp%2F\(index)")
+                let key = try! #require(cache.key(for: request))
+                cache.store(ResolveCache.Answer(status: 200, body: body, routeID: "p", firedRuleIDs: []), for: key)
+                #expect(cache.answer(for: key)?.body == body)
+            }
+            // Each entry costs at least its body: the count bounds the bytes held.
+            #expect(cache.count > 0)
+            #expect(cache.count * body.count <= budget)
+            let tooLarge = [UInt8](repeating: 0, count: ResolveCache.maximumBodyBytes + 1)
+            let key = try! #require(cache.key(for: HTTPRequest(method: "GET", path: "/resolve", query: "url=big")))
+            cache.store(ResolveCache.Answer(status: 200, body: tooLarge, routeID: nil, firedRuleIDs: []), for: key)
+            #expect(cache.answer(for: key) == nil)
+        }
+    }
+}
