@@ -28,6 +28,8 @@ public struct ResolverBuilder: Sendable {
     }
 
     private var routes = RouterBuilder()
+    /// A router built before, reused as it is (only the rules or the fallback change).
+    private var prebuiltRouter: Router?
     private var rules: [RewriteRule] = []
     private var policy: AppLinkPolicy
     private var fallback: String?
@@ -44,8 +46,36 @@ public struct ResolverBuilder: Sendable {
         self.routes = RouterBuilder(maximumRoutes: maximumRoutes)
     }
 
+    /// A builder that keeps `router` as it is, for a change of rules alone: nothing about the
+    /// routes is parsed, checked or copied again. ``add(_:)`` must not be called on it.
+    /// - Parameters:
+    ///   - router: the route table to reuse.
+    ///   - policy: which URLs are app links.
+    ///   - fallback: template for unmatched URLs.
+    public init(reusing router: Router, policy: AppLinkPolicy, fallback: String? = nil) {
+        self.policy = policy
+        self.fallback = fallback
+        self.prebuiltRouter = router
+    }
+
+    /// The registration index of the accepted route `id` (routes are numbered from 0 in the
+    /// order they were accepted), or `nil`.
+    public func routeIndex(id: String) -> Int? {
+        routes.routeIndex(id: id)
+    }
+
+    /// How many routes were accepted so far.
+    public var routeCount: Int { prebuiltRouter?.routes.count ?? routes.count }
+
     /// Registers a route; a refused route is recorded in ``issues``.
     public mutating func add(_ route: Route) {
+        guard prebuiltRouter == nil else {
+            issues.append(
+                Issue(
+                    subject: .route(id: route.id), code: "invalid_route",
+                    message: "routes cannot be added to a builder that reuses a router"))
+            return
+        }
         do {
             try routes.register(route)
         } catch {
@@ -80,7 +110,7 @@ public struct ResolverBuilder: Sendable {
             }
         }
         guard issues.isEmpty else { throw ResolverBuildError(issues: issues) }
-        return Resolver(router: routes.build(), rewriter: engine, policy: policy, fallback: template)
+        return Resolver(router: prebuiltRouter ?? routes.build(), rewriter: engine, policy: policy, fallback: template)
     }
 }
 

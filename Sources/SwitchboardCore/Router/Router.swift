@@ -115,6 +115,11 @@ public struct Router: Sendable {
         routeIndexByID[id].map { routes[$0] }
     }
 
+    /// The index in ``routes`` of the route registered under `id`.
+    public func routeIndex(id: String) -> Int? {
+        routeIndexByID[id]
+    }
+
     /// Bytes of heap held by the trie itself (nodes, edges, labels, terminals).
     public var trieByteCount: Int { table.byteCount }
 

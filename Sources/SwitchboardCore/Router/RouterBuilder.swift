@@ -58,6 +58,9 @@ public struct RouterBuilder: Sendable {
     /// Whether a route with this id is registered.
     public func contains(routeID: String) -> Bool { routeIndexByID[routeID] != nil }
 
+    /// The registration index of the route `id`, or `nil`.
+    public func routeIndex(id: String) -> Int? { routeIndexByID[id] }
+
     /// Registers a route and all its patterns, or nothing if any of them is refused.
     ///
     /// - Throws: ``RouteRegistrationError`` for an empty or duplicate id, a malformed pattern,

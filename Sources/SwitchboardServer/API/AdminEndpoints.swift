@@ -288,7 +288,7 @@ struct AdminEndpoints {
 
     private func addRoutes(_ body: [UInt8], to admin: inout AdminState, _ snapshot: Snapshot) throws(AdminChangeError) {
         let routes = try Self.decodeBatch(body, key: "routes", as: AdminRoute.self)
-        for route in routes where snapshot.configRouteIDs.contains(route.definition.id) {
+        for route in routes where snapshot.isConfigRoute(id: route.definition.id) {
             throw AdminChangeError(
                 status: 409, code: "conflict",
                 message: "route '\(route.definition.id)' exists in the config; admin routes cannot replace config routes")
@@ -299,7 +299,7 @@ struct AdminEndpoints {
     private func deleteRoute(_ id: String, from admin: inout AdminState, _ snapshot: Snapshot) throws(AdminChangeError) {
         if let index = admin.routes.firstIndex(where: { $0.definition.id == id }) {
             admin.routes.remove(at: index)
-        } else if snapshot.configRouteIDs.contains(id) {
+        } else if snapshot.isConfigRoute(id: id) {
             throw AdminChangeError(
                 status: 409, code: "config_route",
                 message: "route '\(id)' comes from a route file; change the config to remove it")

@@ -47,9 +47,7 @@ public struct ConfigDirectory: Sendable {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: routesDirectory.path)) ?? []
         for name in names.sorted() where [".yaml", ".yml", ".json"].contains(where: name.hasSuffix) && !name.hasPrefix(".") {
             let path = "routes.d/\(name)"
-            if let text = read(path, in: url, issues: &issues),
-                let decoded: RouteFile = decode(text, file: path, issues: &issues)
-            {
+            if let decoded = readRouteFile(path, in: url, issues: &issues) {
                 routeFiles.append(LoadedRouteFile(path: path, file: decoded))
             }
         }
@@ -75,11 +73,36 @@ public struct ConfigDirectory: Sendable {
         }
     }
 
+    /// A route file: JSON text (first non-space byte `{`) goes through ``RouteFileJSONReader``
+    /// straight from the bytes; anything it does not accept, and all YAML, through Yams, so
+    /// errors read the same whatever the syntax.
+    private static func readRouteFile(_ path: String, in directory: URL, issues: inout [ConfigIssue]) -> RouteFile? {
+        let fileURL = directory.appendingPathComponent(path)
+        guard FileManager.default.fileExists(atPath: fileURL.path) else { return nil }
+        let data: Data
+        do {
+            data = try Data(contentsOf: fileURL)
+        } catch {
+            issues.append(ConfigIssue(file: path, message: "cannot read the file: \(error.localizedDescription)"))
+            return nil
+        }
+        let fast = data.withUnsafeBytes { bytes -> RouteFile? in
+            guard let first = bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
+                first == UInt8(ascii: "{")
+            else { return nil }
+            return RouteFileJSONReader.read(bytes)
+        }
+        if let fast { return fast }
+        guard let text = String(data: data, encoding: .utf8) else {
+            issues.append(ConfigIssue(file: path, message: "the file is not valid UTF-8"))
+            return nil
+        }
+        return decode(text, file: path, issues: &issues)
+    }
+
     private static func decode<Value: Decodable>(_ text: String, file: String, issues: inout [ConfigIssue]) -> Value? {
         do {
-            // A file with no content (empty, only comments, or a bare `---`) has no keys: every
-            // optional key takes its default, instead of "expected a mapping".
-            return try YAMLDecoder().decode(Value.self, from: isEmptyDocument(text) ? "{}" : text)
+            return try decodeYAML(Value.self, from: text)
         } catch {
             issues.append(ConfigIssue(file: file, message: DecodingErrorDescription.describe(error)))
             return nil
@@ -88,12 +111,20 @@ public struct ConfigDirectory: Sendable {
 }
 
 extension ConfigDirectory {
-    /// Whether the YAML text holds no document, or one that is only an empty plain scalar.
-    /// - Throws: `YamlError` for a syntax error.
-    static func isEmptyDocument(_ text: String) throws -> Bool {
-        guard let root = try Parser(yaml: text, resolver: .basic).singleRoot() else { return true }
-        guard case .scalar(let scalar) = root else { return false }
-        return scalar.style == .plain && scalar.string.isEmpty
+    /// Decodes YAML text, parsing it once.
+    ///
+    /// A file with no content (empty, only comments, or a bare `---`) has no keys: every
+    /// optional key takes its default, instead of "expected a mapping".
+    /// - Throws: `YamlError` for a syntax error, `DecodingError` for a schema error (as
+    ///   `YAMLDecoder.decode(_:from:)` with a `String` does, after the syntax check).
+    package static func decodeYAML<Value: Decodable>(_ type: Value.Type, from text: String) throws -> Value {
+        // The resolver YAMLDecoder uses for text (merge keys only).
+        let parser = try Parser(yaml: text, resolver: Yams.Resolver.basic.appending(.merge))
+        return try withExtendedLifetime(parser) {
+            var root = try parser.singleRoot()
+            if case .scalar(let scalar)? = root, scalar.style == .plain, scalar.string.isEmpty { root = nil }
+            return try YAMLDecoder().decode(Value.self, from: root ?? Node.mapping(Node.Mapping([])))
+        }
     }
 }
 

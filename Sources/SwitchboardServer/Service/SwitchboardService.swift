@@ -3,6 +3,10 @@ import Logging
 import SwitchboardCore
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The state of a running Switchboard: the current snapshot, swapped atomically, and the
 /// operations that replace it (config reloads and admin changes), serialised with one
 /// another but never blocking requests, which only read the current snapshot.
@@ -72,6 +76,7 @@ package final class SwitchboardService: Sendable {
             logger.warning("admin API disabled: \(settings.adminTokenEnv) is not set")
         }
         current = Mutex(snapshot)
+        Self.returnFreedMemory()
         lastReload = Mutex(ReloadStatus(time: Date(), trigger: "startup", succeeded: true, issues: []))
         record(snapshot)
     }
@@ -96,6 +101,7 @@ package final class SwitchboardService: Sendable {
                 let snapshot = try Snapshot.build(config: config, admin: self.snapshot.admin)
                 current.withLock { $0 = snapshot }
                 record(snapshot)
+                Self.returnFreedMemory()
                 result = .success(snapshot)
             } catch {
                 result = .failure(error)
@@ -186,7 +192,7 @@ package final class SwitchboardService: Sendable {
         }
         let next: Snapshot
         do throws(ConfigIssues) {
-            next = try Snapshot.build(config: before.config, admin: admin)
+            next = try before.replacingAdminState(with: admin)
         } catch {
             // A limit hit is a 422, like the admin rule limit above, not a 400 blaming the input.
             let limit = error.issues.contains { $0.code == "limit_exceeded" }
@@ -240,7 +246,7 @@ package final class SwitchboardService: Sendable {
         let running = snapshot
         guard stored.version > running.admin.version else { return }
         do throws(ConfigIssues) {
-            let next = try Snapshot.build(config: running.config, admin: stored)
+            let next = try running.replacingAdminState(with: stored)
             current.withLock { $0 = next }
             record(next)
             logger.notice("admin state updated from the store", metadata: ["version": "\(stored.version)"])
@@ -250,6 +256,17 @@ package final class SwitchboardService: Sendable {
                 metadata: ["version": "\(stored.version)", "errors": "\(error.description)"])
             throw AdminChangeError(status: 409, code: "conflict", message: error.description, issues: error.issues)
         }
+    }
+
+    /// Gives the memory freed by a (re)load back to the system: decoding and building a large
+    /// config leaves megabytes of freed heap that glibc's malloc would otherwise keep.
+    private static func returnFreedMemory() {
+        #if canImport(Glibc)
+            // glibc's `malloc_trim` (malloc.h is not part of the Glibc module).
+            typealias MallocTrim = @convention(c) (Int) -> Int32
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
+            _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+        #endif
     }
 
     /// RFC 3339 in UTC with milliseconds, e.g. `2026-11-24T22:30:00.123Z`.

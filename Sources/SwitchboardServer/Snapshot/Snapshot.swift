@@ -1,69 +1,174 @@
 import Foundation
 import SwitchboardCore
+import Synchronization
 
 /// One consistent view of everything a request needs: the resolver built from the config
 /// directory and the admin state, plus what it was built from. Immutable; the service swaps
 /// the whole snapshot on reload or admin change.
+///
+/// The route definitions of the config are not kept: the router holds every route once, and
+/// ``config`` keeps each route file's path and module with an empty `routes` list (see
+/// ``routeFiles`` for the counts). A change of admin rules alone reuses the router.
 public final class Snapshot: Sendable {
+    /// Where the routes of a route file sit in ``Resolver/router``'s routes.
+    public struct RouteFileSummary: Sendable, Hashable {
+        /// Path relative to the config directory, e.g. `routes.d/product.yaml`.
+        public let path: String
+        public let module: String
+        /// The routes of this file are `router.routes[firstRoute..<firstRoute + routeCount]`.
+        public let firstRoute: Int
+        public let routeCount: Int
+    }
+
     public let resolver: Resolver
+    /// The config directory the snapshot was built from, without its route definitions.
     public let config: ConfigDirectory
     public let admin: AdminState
-    /// Ids of the routes that come from route files.
-    public let configRouteIDs: Set<String>
+    /// The route files, in load order; their routes come first in the router.
+    public let routeFiles: [RouteFileSummary]
+    /// How many routes come from route files (the first ones of the router).
+    public let configRouteCount: Int
     public let builtAt: Date
     /// Where `GET /open` may redirect (from `redirect_allow`, `redirect_allow_http`, `schemes`).
     public let redirectPolicy: RedirectPolicy
-    /// The https patterns of the routes, in priority order, for the association files.
-    public let appLinkComponents: AppLinkComponents
+    private let components: Mutex<AppLinkComponents?>
     /// Finished `GET /resolve` answers computed from this snapshot (dies with it).
     let resolveCache: ResolveCache
 
-    init(resolver: Resolver, config: ConfigDirectory, admin: AdminState, configRouteIDs: Set<String>) {
+    init(
+        resolver: Resolver, config: ConfigDirectory, admin: AdminState, routeFiles: [RouteFileSummary],
+        configRouteCount: Int, components: AppLinkComponents?
+    ) {
         self.resolver = resolver
         self.redirectPolicy = RedirectPolicy(
             allowedHosts: config.settings.redirectAllow, allowHTTP: config.settings.redirectAllowHTTP,
             appSchemes: config.settings.schemes)
-        self.appLinkComponents = AppLinkComponents(routes: resolver.router.routes, domains: config.settings.domains)
         self.config = config
         self.admin = admin
-        self.configRouteIDs = configRouteIDs
+        self.routeFiles = routeFiles
+        self.configRouteCount = configRouteCount
+        self.components = Mutex(components)
         self.resolveCache = ResolveCache(
             budgetBytes: config.settings.resolveCacheBytes, dependence: resolver.contextDependence)
         self.builtAt = Date()
     }
 
+    /// The https patterns of the routes, in priority order, for the association files; worked
+    /// out on first use (it parses every pattern again), then kept.
+    public var appLinkComponents: AppLinkComponents {
+        components.withLock { cached in
+            if let cached { return cached }
+            let made = AppLinkComponents(routes: resolver.router.routes, domains: config.settings.domains)
+            cached = made
+            return made
+        }
+    }
+
+    /// The components when they were worked out already (reused when the routes do not change).
+    private var cachedAppLinkComponents: AppLinkComponents? { components.withLock { $0 } }
+
+    /// Whether the route `id` comes from a route file (not from the admin API).
+    public func isConfigRoute(id: String) -> Bool {
+        resolver.router.routeIndex(id: id).map { $0 < configRouteCount } ?? false
+    }
+
     /// Builds a snapshot; all-or-nothing.
     /// - Throws: ``ConfigIssues`` naming the file (or admin state) and item of every problem.
     public static func build(config: ConfigDirectory, admin: AdminState) throws(ConfigIssues) -> Snapshot {
-        let settings = config.settings
-        var builder = ResolverBuilder(
-            policy: AppLinkPolicy(schemes: settings.schemes, domains: settings.domains),
-            fallback: settings.fallback, maximumRoutes: settings.limits.maxRoutes)
-        var fileByRouteID: [String: String] = [:]
-        // Where each route issue of `builder` comes from, in order: the file of the refused
-        // definition, and for a repeated id the file of its first definition.
-        var routeIssueOrigins: [(file: String, firstFile: String?)] = []
-        func add(_ route: Route, from file: String) {
-            let firstFile = fileByRouteID[route.id]
-            if firstFile == nil { fileByRouteID[route.id] = file }
-            let before = builder.issues.count
-            builder.add(route)
-            routeIssueOrigins += repeatElement((file: file, firstFile: firstFile), count: builder.issues.count - before)
-        }
+        var summaries: [RouteFileSummary] = []
+        summaries.reserveCapacity(config.routeFiles.count)
+        var total = 0
         for loaded in config.routeFiles {
-            for definition in loaded.file.routes {
-                add(definition.route(module: loaded.file.module), from: loaded.path)
+            summaries.append(
+                RouteFileSummary(
+                    path: loaded.path, module: loaded.file.module, firstRoute: total, routeCount: loaded.file.routes.count))
+            total += loaded.file.routes.count
+        }
+        var kept = config
+        kept.routeFiles = config.routeFiles.map {
+            ConfigDirectory.LoadedRouteFile(path: $0.path, file: RouteFile(module: $0.file.module, routes: []))
+        }
+        return try assemble(config: kept, admin: admin, routeFiles: summaries, reusing: nil) { add in
+            for loaded in config.routeFiles {
+                for definition in loaded.file.routes {
+                    add(definition.route(module: loaded.file.module), loaded.path)
+                }
             }
         }
-        let configRouteIDs = Set(fileByRouteID.keys)
-        for route in admin.routes {
-            add(route.definition.route(module: route.module), from: "admin state")
+    }
+
+    /// This snapshot with another admin state: when the admin routes are the same, the router
+    /// is reused and only the rules are built; otherwise the routes of the config are
+    /// registered again from the router (their files are not read again).
+    /// - Throws: ``ConfigIssues``, as ``build(config:admin:)``.
+    public func replacingAdminState(with admin: AdminState) throws(ConfigIssues) -> Snapshot {
+        if admin.routes == self.admin.routes {
+            return try Self.assemble(
+                config: config, admin: admin, routeFiles: routeFiles, reusing: resolver.router,
+                components: cachedAppLinkComponents
+            ) { _ in }
+        }
+        let routes = resolver.router.routes
+        return try Self.assemble(config: config, admin: admin, routeFiles: routeFiles, reusing: nil) { add in
+            for file in routeFiles {
+                for index in file.firstRoute..<file.firstRoute + file.routeCount {
+                    add(routes[index], file.path)
+                }
+            }
+        }
+    }
+
+    /// Registers the config routes (`addConfigRoutes` calls `add(route, file)` for each, in
+    /// file order), then the admin routes and all rules, and maps every issue to its origin.
+    private static func assemble(
+        config: ConfigDirectory, admin: AdminState, routeFiles: [RouteFileSummary], reusing router: Router?,
+        components: AppLinkComponents? = nil,
+        addConfigRoutes: (_ add: (Route, String) -> Void) -> Void
+    ) throws(ConfigIssues) -> Snapshot {
+        let settings = config.settings
+        let policy = AppLinkPolicy(schemes: settings.schemes, domains: settings.domains)
+        var builder =
+            router.map { ResolverBuilder(reusing: $0, policy: policy, fallback: settings.fallback) }
+            ?? ResolverBuilder(policy: policy, fallback: settings.fallback, maximumRoutes: settings.limits.maxRoutes)
+        // Where each route issue of `builder` comes from, in order: the file of the refused
+        // definition, and for a repeated id the file of its first definition. The file of an
+        // accepted route is found from its index; refused ids are remembered (rare).
+        var routeIssueOrigins: [(file: String, firstFile: String?)] = []
+        var acceptedEnds: [(end: Int, file: String)] = []
+        var refusedFileByID: [String: String] = [:]
+        func fileOfAcceptedRoute(_ index: Int) -> String? {
+            acceptedEnds.first { index < $0.end }?.file
+        }
+        func add(_ route: Route, from file: String) {
+            let before = builder.issues.count
+            builder.add(route)
+            let refused = builder.issues.count - before
+            if refused == 0 {
+                if acceptedEnds.last?.file == file {
+                    acceptedEnds[acceptedEnds.count - 1].end += 1
+                } else {
+                    acceptedEnds.append((builder.routeCount, file))
+                }
+                return
+            }
+            let firstFile = builder.routeIndex(id: route.id).flatMap(fileOfAcceptedRoute) ?? refusedFileByID[route.id]
+            if firstFile == nil { refusedFileByID[route.id] = file }
+            routeIssueOrigins += repeatElement((file: file, firstFile: firstFile), count: refused)
+        }
+        addConfigRoutes { route, file in add(route, from: file) }
+        let configRouteCount = router == nil ? builder.routeCount : routeFiles.reduce(0) { $0 + $1.routeCount }
+        if router == nil {
+            for route in admin.routes {
+                add(route.definition.route(module: route.module), from: "admin state")
+            }
         }
         builder.add(rules: admin.rules)
         builder.add(rules: config.rewriteRules)
         do {
             let resolver = try builder.build()
-            return Snapshot(resolver: resolver, config: config, admin: admin, configRouteIDs: configRouteIDs)
+            return Snapshot(
+                resolver: resolver, config: config, admin: admin, routeFiles: routeFiles,
+                configRouteCount: configRouteCount, components: components)
         } catch {
             // `build()` reports the route issues first, in the order they were found.
             throw ConfigIssues(

@@ -48,7 +48,7 @@ struct ConfigDirectoryTests {
         let snapshot = try Snapshot.build(config: config, admin: AdminState())
         #expect(snapshot.resolver.router.routes.count >= 30)
         #expect(snapshot.resolver.rewriter.rules.count >= 5)
-        #expect(snapshot.configRouteIDs.count == snapshot.resolver.router.routes.count)
+        #expect(snapshot.configRouteCount == snapshot.resolver.router.routes.count)
         let resolution = try snapshot.resolver.resolve("shopapp://product/42?ref=push")
         #expect(
             resolution.json.jsonText == """

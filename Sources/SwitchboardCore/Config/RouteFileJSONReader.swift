@@ -1,0 +1,468 @@
+/// A fast reader for route files written as strict JSON (`routes.d/*.json`, or any route file
+/// whose first non-space byte is `{`): it builds the ``RouteFile`` straight from the UTF-8
+/// bytes, with no intermediate tree and no `Codable` machinery.
+///
+/// It only accepts what the YAML path (`YAMLDecoder` with ``RouteFile/init(from:)``) decodes
+/// to the very same value, and gives up (`nil`) on anything else: a syntax error, a schema
+/// error (unknown key, missing `id`, `target` not an object, …), and the rare constructs
+/// whose YAML reading needs care (`null` outside `target`, `examples`, escaped surrogates,
+/// duplicate keys, non-string params). The caller then decodes the file with Yams as before,
+/// so every error message stays exactly what the YAML path says.
+///
+/// ```swift
+/// let file = bytes.withUnsafeBytes { RouteFileJSONReader.read($0) }   // nil: use the YAML path
+/// ```
+package enum RouteFileJSONReader {
+    /// The route file in `bytes`, or `nil` when the YAML path must decide.
+    package static func read(_ bytes: UnsafeRawBufferPointer) -> RouteFile? {
+        var reader = Reader(bytes: bytes.bindMemory(to: UInt8.self))
+        return try? reader.readFile()
+    }
+
+    /// Convenience for tests and small inputs.
+    package static func read(_ text: String) -> RouteFile? {
+        var text = text
+        return text.withUTF8 { read(UnsafeRawBufferPointer($0)) }
+    }
+}
+
+/// Why the fast reader gave up; the YAML path then decides.
+private struct GiveUp: Error {}
+
+private struct Reader {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+    /// Identical `target` objects share one value (most routes of a module have a few targets).
+    var targets: [Int: [(start: Int, end: Int, value: JSONValue)]] = [:]
+
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    // MARK: - File and routes
+
+    mutating func readFile() throws(GiveUp) -> RouteFile {
+        skipSpace()
+        var module: String?
+        var routes: [RouteDefinition]?
+        try readObject { (reader, key) throws(GiveUp) in
+            switch key {
+            case .module:
+                guard module == nil else { throw GiveUp() }
+                module = try reader.readString()
+            case .routes:
+                guard routes == nil else { throw GiveUp() }
+                routes = try reader.readRoutes()
+            default: throw GiveUp()
+            }
+        }
+        skipSpace()
+        guard index == bytes.count, let module else { throw GiveUp() }
+        return RouteFile(module: module, routes: routes ?? [])
+    }
+
+    mutating func readRoutes() throws(GiveUp) -> [RouteDefinition] {
+        var routes: [RouteDefinition] = []
+        // A route takes about 80 bytes of JSON; reserving avoids most regrowth.
+        routes.reserveCapacity(max(4, (bytes.count - index) / 96))
+        try readArray { (reader) throws(GiveUp) in routes.append(try reader.readRoute()) }
+        return routes
+    }
+
+    mutating func readRoute() throws(GiveUp) -> RouteDefinition {
+        var seen: UInt16 = 0
+        var id: String?
+        var patterns: [String]?
+        var target: JSONValue?
+        var params: [String: String]?
+        var web: String?
+        var app: Bool?
+        var minAppVersion: String?
+        try readObject { (reader, key) throws(GiveUp) in
+            guard key.bit != 0, seen & key.bit == 0 else { throw GiveUp() }
+            seen |= key.bit
+            switch key {
+            case .id: id = try reader.readString()
+            case .pattern: patterns = [try reader.readString()]
+            case .patterns:
+                var list: [String] = []
+                try reader.readArray { (reader) throws(GiveUp) in list.append(try reader.readString()) }
+                guard !list.isEmpty else { throw GiveUp() }
+                patterns = list
+            case .target: target = try reader.readTarget()
+            case .params:
+                var values: [String: String] = [:]
+                try reader.readObjectWithKeys { (reader, name) throws(GiveUp) in
+                    guard values.updateValue(try reader.readString(), forKey: name) == nil else { throw GiveUp() }
+                }
+                params = values
+            case .web: web = try reader.readString()
+            case .app: app = try reader.readBool()
+            case .minAppVersion: minAppVersion = try reader.readString()
+            default: throw GiveUp()
+            }
+        }
+        // `pattern` and `patterns` together, or neither, is an error the YAML path reports.
+        guard let id, let patterns, seen & (Key.pattern.bit | Key.patterns.bit) != Key.pattern.bit | Key.patterns.bit
+        else { throw GiveUp() }
+        return RouteDefinition(
+            id: id, patterns: patterns, target: target ?? .object([]), params: params ?? [:], web: web, app: app,
+            minAppVersion: minAppVersion)
+    }
+
+    /// A `target`: an object, shared with an identical earlier one.
+    mutating func readTarget() throws(GiveUp) -> JSONValue {
+        guard peek() == UInt8(ascii: "{") else { throw GiveUp() }
+        let start = index
+        let value = try readValue()
+        let end = index
+        var hasher = Hasher()
+        hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<end])))
+        let hash = hasher.finalize()
+        if let candidates = targets[hash] {
+            for candidate in candidates
+            where candidate.end - candidate.start == end - start
+                && memoryEqual(candidate.start, start, count: end - start)
+            {
+                return candidate.value
+            }
+        }
+        targets[hash, default: []].append((start, end, value))
+        return value
+    }
+
+    private func memoryEqual(_ a: Int, _ b: Int, count: Int) -> Bool {
+        var offset = 0
+        while offset < count {
+            guard bytes[a + offset] == bytes[b + offset] else { return false }
+            offset += 1
+        }
+        return true
+    }
+
+    // MARK: - JSON values
+
+    /// Any JSON value, as ``JSONValue/init(from:)`` reads it through Yams: quoted strings are
+    /// strings, `true`/`false` booleans, numbers doubles, `null` null; objects keep key order.
+    mutating func readValue() throws(GiveUp) -> JSONValue {
+        switch peek() {
+        case UInt8(ascii: "{"):
+            var members: [(key: String, value: JSONValue)] = []
+            try readObjectWithKeys { (reader, key) throws(GiveUp) in
+                // Yams treats a repeated key in its own way: let it decide.
+                guard !members.contains(where: { $0.key == key }) else { throw GiveUp() }
+                members.append((key, try reader.readValue()))
+            }
+            return .object(members)
+        case UInt8(ascii: "["):
+            var values: [JSONValue] = []
+            try readArray { (reader) throws(GiveUp) in values.append(try reader.readValue()) }
+            return .array(values)
+        case UInt8(ascii: "\""):
+            return .string(try readString())
+        case UInt8(ascii: "t"), UInt8(ascii: "f"):
+            return .bool(try readBool())
+        case UInt8(ascii: "n"):
+            try expectWord("null")
+            return .null
+        default:
+            return .number(try readNumber())
+        }
+    }
+
+    mutating func readBool() throws(GiveUp) -> Bool {
+        if peek() == UInt8(ascii: "t") {
+            try expectWord("true")
+            return true
+        }
+        try expectWord("false")
+        return false
+    }
+
+    mutating func expectWord(_ word: StaticString) throws(GiveUp) {
+        let count = word.utf8CodeUnitCount
+        guard bytes.count - index >= count else { throw GiveUp() }
+        let pointer = word.utf8Start
+        for offset in 0..<count where bytes[index + offset] != pointer[offset] { throw GiveUp() }
+        index += count
+        try expectDelimiter()
+    }
+
+    /// A JSON number (RFC 8259 grammar), read the way Yams reads a plain scalar into `Double`.
+    mutating func readNumber() throws(GiveUp) -> Double {
+        let start = index
+        if peek() == UInt8(ascii: "-") { index += 1 }
+        guard let first = peek(), isDigit(first) else { throw GiveUp() }
+        index += 1
+        if first != UInt8(ascii: "0") { skipDigits() }
+        if peek() == UInt8(ascii: ".") {
+            index += 1
+            guard let digit = peek(), isDigit(digit) else { throw GiveUp() }
+            skipDigits()
+        }
+        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+            index += 1
+            if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
+            guard let digit = peek(), isDigit(digit) else { throw GiveUp() }
+            skipDigits()
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        guard let value = Double(text) else { throw GiveUp() }
+        try expectDelimiter()
+        return value
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    private mutating func skipDigits() {
+        while let byte = peek(), isDigit(byte) { index += 1 }
+    }
+
+    /// After a bare word or number: the next byte must end the value.
+    private func expectDelimiter() throws(GiveUp) {
+        guard let byte = peek() else { return }
+        switch byte {
+        case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: " "), UInt8(ascii: "\n"),
+            UInt8(ascii: "\r"), UInt8(ascii: "\t"):
+            return
+        default: throw GiveUp()
+        }
+    }
+
+    /// A quoted string. Plain runs are copied in one go; escapes are decoded. Gives up on
+    /// what YAML's double-quoted scalars read differently from JSON: control characters,
+    /// escaped surrogates or NUL, and the line breaks NEL, LS and PS (YAML folds them).
+    mutating func readString() throws(GiveUp) -> String {
+        guard peek() == UInt8(ascii: "\"") else { throw GiveUp() }
+        index += 1
+        let start = index
+        var ascii = true
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                index += 1
+                if ascii { return String(decoding: run, as: UTF8.self) }
+                guard let text = String(validating: run, as: UTF8.self), !hasYAMLLineBreak(run) else { throw GiveUp() }
+                return text
+            }
+            if byte == UInt8(ascii: "\\") { return try readEscapedString(from: start) }
+            if byte < 0x20 { throw GiveUp() }
+            if byte >= 0x80 { ascii = false }
+            index += 1
+        }
+        throw GiveUp()
+    }
+
+    private mutating func readEscapedString(from start: Int) throws(GiveUp) -> String {
+        var buffer = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                guard let text = String(validating: buffer, as: UTF8.self),
+                    !buffer.withUnsafeBufferPointer(hasYAMLLineBreak)
+                else { throw GiveUp() }
+                return text
+            case UInt8(ascii: "\\"):
+                guard index < bytes.count else { throw GiveUp() }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): buffer.append(escape)
+                case UInt8(ascii: "b"): buffer.append(0x08)
+                case UInt8(ascii: "f"): buffer.append(0x0C)
+                case UInt8(ascii: "n"): buffer.append(0x0A)
+                case UInt8(ascii: "r"): buffer.append(0x0D)
+                case UInt8(ascii: "t"): buffer.append(0x09)
+                case UInt8(ascii: "u"):
+                    var value: UInt32 = 0
+                    for _ in 0..<4 {
+                        guard index < bytes.count, let digit = Self.hexValue(bytes[index]) else { throw GiveUp() }
+                        value = value << 4 | UInt32(digit)
+                        index += 1
+                    }
+                    guard value != 0, !(0xD800...0xDFFF).contains(value), let scalar = Unicode.Scalar(value) else {
+                        throw GiveUp()
+                    }
+                    buffer += Array(String(Character(scalar)).utf8)
+                default: throw GiveUp()
+                }
+            default:
+                guard byte >= 0x20 else { throw GiveUp() }
+                buffer.append(byte)
+            }
+        }
+        throw GiveUp()
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// Whether the UTF-8 text holds NEL (C2 85), LS (E2 80 A8) or PS (E2 80 A9), or a BOM.
+    private func hasYAMLLineBreak(_ run: UnsafeBufferPointer<UInt8>) -> Bool {
+        var offset = 0
+        while offset + 1 < run.count {
+            if run[offset] == 0xC2, run[offset + 1] == 0x85 { return true }
+            if run[offset] == 0xE2, offset + 2 < run.count, run[offset + 1] == 0x80,
+                run[offset + 2] == 0xA8 || run[offset + 2] == 0xA9
+            {
+                return true
+            }
+            if run[offset] == 0xEF, offset + 2 < run.count, run[offset + 1] == 0xBB, run[offset + 2] == 0xBF {
+                return true
+            }
+            offset += 1
+        }
+        return false
+    }
+
+    // MARK: - Structure
+
+    /// The keys a route file uses, recognised from their bytes without making Strings.
+    enum Key: UInt16 {
+        case other = 0
+        case id = 1
+        case pattern = 2
+        case patterns = 4
+        case target = 8
+        case params = 16
+        case web = 32
+        case app = 64
+        case minAppVersion = 128
+        case module = 256
+        case routes = 512
+
+        var bit: UInt16 { rawValue }
+    }
+
+    /// Reads `{ "key": value, … }`, calling `body` with the reader positioned at each value.
+    mutating func readObject(_ body: (inout Reader, Key) throws(GiveUp) -> Void) throws(GiveUp) {
+        try readMembers { (reader) throws(GiveUp) in
+            let key = try reader.readKey()
+            try body(&reader, key)
+        }
+    }
+
+    /// Reads an object whose keys are data (target members, params).
+    mutating func readObjectWithKeys(_ body: (inout Reader, String) throws(GiveUp) -> Void) throws(GiveUp) {
+        try readMembers { (reader) throws(GiveUp) in
+            let key = try reader.readString()
+            // `<<` is a merge key in YAML: let Yams decide.
+            guard key != "<<" else { throw GiveUp() }
+            try reader.expectColon()
+            try body(&reader, key)
+        }
+    }
+
+    private mutating func readMembers(_ member: (inout Reader) throws(GiveUp) -> Void) throws(GiveUp) {
+        guard peek() == UInt8(ascii: "{") else { throw GiveUp() }
+        index += 1
+        skipSpace()
+        if peek() == UInt8(ascii: "}") {
+            index += 1
+            skipSpace()
+            return
+        }
+        while true {
+            skipSpace()
+            try member(&self)
+            skipSpace()
+            guard let byte = peek() else { throw GiveUp() }
+            index += 1
+            if byte == UInt8(ascii: "}") { break }
+            guard byte == UInt8(ascii: ",") else { throw GiveUp() }
+        }
+        skipSpace()
+    }
+
+    /// Reads `[ value, … ]`, calling `element` with the reader positioned at each element.
+    mutating func readArray(_ element: (inout Reader) throws(GiveUp) -> Void) throws(GiveUp) {
+        guard peek() == UInt8(ascii: "[") else { throw GiveUp() }
+        index += 1
+        skipSpace()
+        if peek() == UInt8(ascii: "]") {
+            index += 1
+            skipSpace()
+            return
+        }
+        while true {
+            skipSpace()
+            try element(&self)
+            skipSpace()
+            guard let byte = peek() else { throw GiveUp() }
+            index += 1
+            if byte == UInt8(ascii: "]") { break }
+            guard byte == UInt8(ascii: ",") else { throw GiveUp() }
+        }
+        skipSpace()
+    }
+
+    /// A key of the route-file schema followed by `:`; keys with escapes give up.
+    private mutating func readKey() throws(GiveUp) -> Key {
+        guard peek() == UInt8(ascii: "\"") else { throw GiveUp() }
+        let start = index + 1
+        var end = start
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { throw GiveUp() }
+        let key = Self.key(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        index = end + 1
+        try expectColon()
+        return key
+    }
+
+    private static func key(_ name: UnsafeBufferPointer<UInt8>) -> Key {
+        func equals(_ word: StaticString) -> Bool {
+            guard name.count == word.utf8CodeUnitCount else { return false }
+            return memcmp(name.baseAddress!, word.utf8Start, name.count) == 0
+        }
+        switch name.count {
+        case 2: return equals("id") ? .id : .other
+        case 3: return equals("web") ? .web : equals("app") ? .app : .other
+        case 6:
+            return equals("target")
+                ? .target
+                : equals("params")
+                    ? .params
+                    : equals("module")
+                        ? .module
+                        : equals("routes") ? .routes : .other
+        case 7: return equals("pattern") ? .pattern : .other
+        case 8: return equals("patterns") ? .patterns : .other
+        case 13: return equals("minAppVersion") ? .minAppVersion : .other
+        default: return .other
+        }
+    }
+
+    private mutating func expectColon() throws(GiveUp) {
+        skipSpace()
+        guard peek() == UInt8(ascii: ":") else { throw GiveUp() }
+        index += 1
+        skipSpace()
+    }
+
+    private func peek() -> UInt8? {
+        index < bytes.count ? bytes[index] : nil
+    }
+
+    private mutating func skipSpace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): index += 1
+            default: return
+            }
+        }
+    }
+}
+
+private func memcmp(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Int {
+    for offset in 0..<count where a[offset] != b[offset] { return 1 }
+    return 0
+}

@@ -1,0 +1,115 @@
+import Foundation
+import SwitchboardCore
+import Testing
+import Yams
+
+@testable import SwitchboardServer
+
+/// The JSON fast path for route files: it decodes exactly what the YAML path decodes, and
+/// leaves every error (and anything unusual) to the YAML path, so messages do not change.
+@Suite struct RouteFileJSONReaderTests {
+    /// What the YAML path made of `text` before the fast path: a syntax check with Yams'
+    /// parser, then `YAMLDecoder`.
+    static func yamlPath(_ text: String) -> Result<RouteFile, YAMLPathError> {
+        do {
+            _ = try Parser(yaml: text, resolver: .basic).singleRoot()
+            return .success(try YAMLDecoder().decode(RouteFile.self, from: text))
+        } catch {
+            return .failure(YAMLPathError(message: DecodingErrorDescription.describe(error)))
+        }
+    }
+
+    struct YAMLPathError: Error {
+        let message: String
+    }
+
+    static let validFiles: [String] = [
+        #"{"module": "product", "routes": []}"#,
+        #"{"module": "product"}"#,
+        #"  {"routes": [], "module": "m"}  "#,
+        #"{"module":"product","routes":[{"id":"product.detail","pattern":"/product/:id"}]}"#,
+        """
+        {
+          "module": "product",
+          "routes": [
+            {"id": "a", "pattern": "/a/:id", "target": {"page": "A", "tab": 2, "flags": [true, false, null],
+              "nested": {"x": -1.5e3, "y": "", "z": {}}, "yes": "yes", "n": "42"}},
+            {"id": "b", "patterns": ["/b", "shopapp://b/:x<int>", "https://shop.example.com/b(/:y)"],
+              "params": {"source": "deeplink", "empty": ""}, "target": {"page": "A", "tab": 2}},
+            {"id": "c", "pattern": "/c", "web": "https://m.example.com/c", "app": false, "minAppVersion": "5.2.0"},
+            {"id": "d\\u00e9\\n\\"q\\"\\/", "pattern": "/d/caf\u{e9}", "target": {"k\\u0041": "\\t"}},
+            {"id": "e", "pattern": "/e", "target": {"big": 12345678901234567890, "zero": 0, "neg": -0, "f": 0.25}}
+          ]
+        }
+        """,
+    ]
+
+    @Test(arguments: validFiles)
+    func decodesLikeTheYAMLPath(_ text: String) throws {
+        let fast = try #require(RouteFileJSONReader.read(text), "the fast path gave up on valid JSON")
+        let yaml = try Self.yamlPath(text).get()
+        #expect(fast == yaml)
+        // Same key order in targets, which `==` on JSONValue checks, and same JSON text.
+        #expect(fast.routes.map { $0.target.jsonText } == yaml.routes.map { $0.target.jsonText })
+    }
+
+    static let rejectedFiles: [String] = [
+        #"{"module": "x", "routes": [{"id": "a", "pattern": "/a", "patern": "/b"}]}"#,
+        #"{"module": "x", "routes": [{"id": "a"}]}"#,
+        #"{"module": "x", "routes": [{"id": "a", "patterns": []}]}"#,
+        #"{"module": "x", "routes": [{"id": "a", "pattern": "/a", "patterns": ["/b"]}]}"#,
+        #"{"module": "x", "routes": [{"id": "a", "pattern": "/a", "target": "Page"}]}"#,
+        #"{"module": "x", "routes": [{"id": "a", "pattern": "/a", "target": [1]}]}"#,
+        #"{"module": "x", "routes": [{"id": "a", "pattern": "/a", "target": 42}]}"#,
+        #"{"module": "x", "routes": [{"pattern": "/a"}]}"#,
+        #"{"routes": []}"#,
+        #"{"module": "x", "rotues": []}"#,
+        #"{"module": "x", "routes": [{"id": "a", "pattern": "/a", "params": {"n": 1}}]}"#,
+        #"{"module": "x", "routes": [{"id": "a", "pattern": "/a", "app": "no"}]}"#,
+        #"{"module": "x", "routes": [{"id": 7, "pattern": "/a"}]}"#,
+        #"{"module": "x", "routes": [{"id": "a", "pattern": "/a", "examples": ["shopapp://a"]}]}"#,
+        #"{"module": "x", "routes": [{"id": "a", "pattern": "/a"},]}"#,
+        #"{"module": "x", "routes": [{"id": "a", "pattern": "/a"}]"#,
+        #"{"module": "x"} trailing"#,
+        #"{"module": "x", "module": "y"}"#,
+        #"{"module": null}"#,
+    ]
+
+    /// The reader gives up, and the config directory reports what the YAML path reports.
+    @Test(arguments: rejectedFiles)
+    func leavesErrorsAndOddCasesToTheYAMLPath(_ text: String) throws {
+        #expect(RouteFileJSONReader.read(text) == nil)
+        let directory = try TemporaryDirectory()
+        try directory.write("routes.d/x.json", text)
+        switch Self.yamlPath(text) {
+        case .success(let file):
+            let config = try ConfigDirectory.load(from: directory.path)
+            #expect(config.routeFiles.map(\.file) == [file])
+        case .failure(let error):
+            let issues = ConfigDirectoryTests.loadIssues(directory)
+            #expect(issues.map(\.file) == ["routes.d/x.json"])
+            #expect(issues.map(\.message) == [error.message])
+        }
+    }
+
+    /// A `.json` route file and the same routes in YAML load to the same snapshot.
+    @Test func jsonAndYAMLFilesBuildTheSameRoutes() throws {
+        let json = try TemporaryDirectory()
+        let yaml = try TemporaryDirectory()
+        try json.write(
+            "routes.d/p.json",
+            #"{"module": "p", "routes": [{"id": "p.a", "pattern": "/p/:id", "target": {"page": "P"}, "params": {"s": "d"}}]}"#)
+        try yaml.write("routes.d/p.yaml", "module: p\nroutes:\n  - {id: p.a, pattern: /p/:id, target: {page: P}, params: {s: d}}\n")
+        let a = try ConfigDirectory.load(from: json.path).routeFiles.map(\.file)
+        let b = try ConfigDirectory.load(from: yaml.path).routeFiles.map(\.file)
+        #expect(a == b)
+    }
+
+    /// Identical targets are shared, not copied per route (memory at 1M routes).
+    @Test func identicalTargetsDecodeEqual() throws {
+        let routes = (0..<50).map { #"{"id": "r\#($0)", "pattern": "/r\#($0)", "target": {"page": "Same"}}"# }
+        let file = try #require(RouteFileJSONReader.read(#"{"module": "m", "routes": [\#(routes.joined(separator: ","))]}"#))
+        #expect(file.routes.count == 50)
+        #expect(Set(file.routes.map(\.target)).count == 1)
+    }
+}
