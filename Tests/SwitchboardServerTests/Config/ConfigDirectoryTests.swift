@@ -213,6 +213,18 @@ struct ConfigDirectoryTests {
         #expect(issues[2].message.hasPrefix("routes[0].params.page: "), "\(issues[2].message)")
     }
 
+    @Test("resolve_cache_bytes: 0 turns the cache off; a negative size is refused, naming the key")
+    func resolveCacheBytes() throws {
+        let off = try TemporaryDirectory()
+        try off.write(["switchboard.yaml": "resolve_cache_bytes: 0\n"])
+        #expect(try ConfigDirectory.load(from: off.path).settings.resolveCacheBytes == 0)
+        let negative = try TemporaryDirectory()
+        try negative.write(["switchboard.yaml": "resolve_cache_bytes: -1\n"])
+        let issues = Self.loadIssues(negative)
+        #expect(issues.count == 1)
+        #expect(issues.first?.message.contains("resolve_cache_bytes") == true, "\(issues)")
+    }
+
     @Test func everyBrokenFileIsReported() throws {
         let directory = try TemporaryDirectory()
         try directory.write([
