@@ -26,6 +26,62 @@ struct PatternParser {
         PatternError(pattern: text, message: message, position: position)
     }
 
+    /// The one expansion of a plain path pattern (`/a/:b/c`: ASCII letters, digits and
+    /// `-._~!$&'+,;=@`, `:name` parameters, no groups, constraints, catch-alls or escapes),
+    /// read from the UTF-8 bytes; `nil` when the pattern needs the full parser (which also
+    /// reports every error, with its position).
+    static func parsePlainPath(_ text: String) -> RoutePattern? {
+        var utf8 = text
+        return utf8.withUTF8 { bytes -> RoutePattern? in
+            guard bytes.first == UInt8(ascii: "/") else { return nil }
+            var segments: [PatternSegment] = []
+            var names: [Substring] = []
+            var start = 0
+            while start < bytes.count {
+                if bytes[start] == UInt8(ascii: "/") {
+                    start += 1
+                    continue
+                }
+                var end = start
+                while end < bytes.count, bytes[end] != UInt8(ascii: "/") {
+                    guard isPlainByte(bytes[end]) else { return nil }
+                    end += 1
+                }
+                let segment = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+                if bytes[start] == UInt8(ascii: ":") {
+                    let name = segment.dropFirst()
+                    guard !name.isEmpty, name.utf8.allSatisfy(isNameByte), !names.contains(name) else { return nil }
+                    names.append(name)
+                    segments.append(.parameter(name: String(name), constraint: nil))
+                } else {
+                    segments.append(.literal(segment))
+                }
+                start = end
+            }
+            return RoutePattern(text: text, scheme: nil, host: nil, segments: segments)
+        }
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+            true
+        default: false
+        }
+    }
+
+    private static func isPlainByte(_ byte: UInt8) -> Bool {
+        if isNameByte(byte) { return true }
+        switch byte {
+        case UInt8(ascii: "."), UInt8(ascii: "~"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"),
+            UInt8(ascii: "'"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
+            UInt8(ascii: "@"), UInt8(ascii: ":"):
+            return true
+        default: return false
+        }
+    }
+
     func parse() throws(PatternError) -> [RoutePattern] {
         guard !characters.isEmpty else {
             throw error("a pattern must not be empty", at: 0)

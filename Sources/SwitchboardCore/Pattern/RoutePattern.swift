@@ -43,6 +43,7 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
     /// - Returns: every expansion, longest first (a pattern without groups gives one).
     /// - Throws: ``PatternError`` naming what is wrong and at which position.
     public static func parse(_ text: String) throws(PatternError) -> [RoutePattern] {
-        try PatternParser(text).parse()
+        if let plain = PatternParser.parsePlainPath(text) { return [plain] }
+        return try PatternParser(text).parse()
     }
 }

@@ -88,4 +88,23 @@ struct PatternParserTests {
         let text = "/a" + String(repeating: "(/x)", count: 9)
         #expect(throws: PatternError.self) { try RoutePattern.parse(text) }
     }
+
+    /// The byte-level path for plain patterns gives exactly what the full parser gives, and
+    /// leaves everything else (and every error) to it.
+    @Test(arguments: [
+        "/", "//", "/product/:id", "/v1/resource12/:id/sub3", "/a//b/", "/a:b/c", "/x/:a-b_c9/:d",
+        "/~user/file.name/!$&'+,;=@", "/a/:x/:y/z",
+    ])
+    func plainPathMatchesTheFullParser(_ text: String) throws {
+        let plain = try #require(PatternParser.parsePlainPath(text))
+        #expect([plain] == (try PatternParser(text).parse()))
+    }
+
+    @Test(arguments: [
+        "", "product/:id", "/a/:", "/a/:id/:id", "/a/:id<int>", "/a(/b)", "/a/*rest", "/a%20b", "/a/:x.y",
+        "shopapp://product/:id", "/caf\u{e9}", "/a b",
+    ])
+    func otherPatternsGoToTheFullParser(_ text: String) {
+        #expect(PatternParser.parsePlainPath(text) == nil)
+    }
 }
