@@ -13,8 +13,11 @@ extension HTTPResponse {
     ///   - body: UTF-8 JSON text; it is not validated.
     ///   - headers: extra header fields, sent after `Content-Type`.
     package static func json(status: Int = 200, _ body: [UInt8], headers: [Header] = []) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [("Content-Type", jsonContentType)] + headers, body: body)
+        HTTPResponse(status: status, headers: headers.isEmpty ? jsonHeaders : jsonHeaders + headers, body: body)
     }
+
+    /// `Content-Type: application/json; charset=utf-8` alone, shared by every plain JSON answer.
+    private static let jsonHeaders: [Header] = [("Content-Type", jsonContentType)]
 
     /// A JSON response from a string of JSON text.
     ///
