@@ -41,6 +41,11 @@ package struct JSONWriter: Sendable {
         bytes.append(contentsOf: text.utf8)
     }
 
+    /// Appends a fixed piece of JSON syntax (`{"matched":true,"url":`), copied as one block.
+    package mutating func writeSyntax(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
     package mutating func writeNumber(_ number: Double) {
         guard number.isFinite else {
             writeRaw("null")

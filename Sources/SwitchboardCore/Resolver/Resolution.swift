@@ -50,46 +50,46 @@ public struct Resolution: Sendable {
 
     /// Writes the body of ``json`` member by member.
     package func write(to writer: inout JSONWriter) {
-        writer.writeRaw(matched ? #"{"matched":true,"url":"# : #"{"matched":false,"url":"#)
+        writer.writeSyntax(matched ? #"{"matched":true,"url":"# : #"{"matched":false,"url":"#)
         writer.writeString(url)
         if let rewrittenURL {
-            writer.writeRaw(#","rewrittenURL":"#)
+            writer.writeSyntax(#","rewrittenURL":"#)
             writer.writeString(rewrittenURL)
         }
         if !ruleIDs.isEmpty {
-            writer.writeRaw(#","ruleIds":["#)
+            writer.writeSyntax(#","ruleIds":["#)
             for (index, id) in ruleIDs.enumerated() {
-                if index > 0 { writer.writeRaw(",") }
+                if index > 0 { writer.writeSyntax(",") }
                 writer.writeString(id)
             }
-            writer.writeRaw("]")
+            writer.writeSyntax("]")
         }
         if let match {
-            writer.writeRaw(#","routeId":"#)
+            writer.writeSyntax(#","routeId":"#)
             writer.writeString(match.route.id)
-            writer.writeRaw(#","module":"#)
+            writer.writeSyntax(#","module":"#)
             writer.writeString(match.route.module)
-            writer.writeRaw(#","pattern":"#)
+            writer.writeSyntax(#","pattern":"#)
             writer.writeString(match.pattern)
-            writer.writeRaw(#","target":"#)
+            writer.writeSyntax(#","target":"#)
             writer.write(match.route.target)
-            writer.writeRaw(#","params":{"#)
+            writer.writeSyntax(#","params":{"#)
             for (index, param) in params.enumerated() {
-                if index > 0 { writer.writeRaw(",") }
+                if index > 0 { writer.writeSyntax(",") }
                 writer.writeString(param.name)
-                writer.writeRaw(":")
+                writer.writeSyntax(":")
                 writer.write(param.value)
             }
-            writer.writeRaw("}")
+            writer.writeSyntax("}")
             if let webURL {
-                writer.writeRaw(#","webURL":"#)
+                writer.writeSyntax(#","webURL":"#)
                 writer.writeString(webURL)
             }
-            if openWeb { writer.writeRaw(#","openWeb":true"#) }
+            if openWeb { writer.writeSyntax(#","openWeb":true"#) }
         } else if let fallback {
-            writer.writeRaw(#","fallback":"#)
+            writer.writeSyntax(#","fallback":"#)
             writer.writeString(fallback)
         }
-        writer.writeRaw("}")
+        writer.writeSyntax("}")
     }
 }
