@@ -6,12 +6,17 @@
 # and, with matplotlib (pip install matplotlib), docs/benchmarks/scale-curve.png.
 #
 #   scripts/loadtest/scale-curve.sh                                  # 1k, 10k, 100k routes; 10, 100, 1000 rules
-#   ROUTE_COUNTS="1000 10000 100000 1000000" scripts/loadtest/scale-curve.sh   # 1M takes minutes and GBs
+#   ROUTE_COUNTS="1000 10000 100000 1000000" scripts/loadtest/scale-curve.sh
+#   FORMAT=yaml scripts/loadtest/scale-curve.sh     # generated route files as YAML (default JSON)
+#   CACHE_BYTES=16777216 scripts/loadtest/scale-curve.sh   # with the resolve cache (default off,
+#                                                  # so that every request walks the router)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROUTE_COUNTS=${ROUTE_COUNTS:-"1000 10000 100000"}
 RULE_COUNTS=${RULE_COUNTS:-"10 100 1000"}
 DURATION=${DURATION:-5s}
+FORMAT=${FORMAT:-json}
+CACHE_BYTES=${CACHE_BYTES:-0}
 PORT=${PORT:-18496}
 command -v wrk >/dev/null || { echo "scale-curve: wrk is missing (apt-get install wrk)" >&2; exit 2; }
 swift build -c release --product switchboard >/dev/null
@@ -20,6 +25,12 @@ trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 mkdir -p docs/benchmarks
 csv=docs/benchmarks/scale-curve.csv
 echo "kind,count,req_per_s,p50_ms,p99_ms,rss_mib,startup_s" >"$csv"
+
+prepare() { # dir: a copy of the demo config with its own data_dir and the cache setting
+  cp -r config "$1"
+  sed -i "s#^data_dir:.*#data_dir: $work/data#" "$1/switchboard.yaml"
+  echo "resolve_cache_bytes: $CACHE_BYTES" >>"$1/switchboard.yaml"
+}
 
 measure() { # kind count config-dir urls-file
   local kind=$1 count=$2 dir=$3 urls=$4 started pid
@@ -39,14 +50,20 @@ measure() { # kind count config-dir urls-file
 }
 
 for count in $ROUTE_COUNTS; do
-  dir="$work/routes-$count"; cp -r config "$dir"; sed -i "s#^data_dir:.*#data_dir: $work/data#" "$dir/switchboard.yaml"
-  python3 - "$dir/routes.d/bulk.yaml" "$count" "$work/urls-$count.txt" <<'PY'
+  dir="$work/routes-$count"; prepare "$dir"
+  python3 - "$dir/routes.d/bulk.$FORMAT" "$count" "$work/urls-$count.txt" <<'PY'
 import sys, urllib.parse
 path, count, urls = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 with open(path, "w") as out:
-    out.write("module: bulk\nroutes:\n")
-    for i in range(count):
-        out.write(f"  - {{ id: bulk{i}, pattern: /v{i % 10}/resource{i // 100}/:id/sub{(i // 10) % 10}, target: {{ page: Bulk }} }}\n")
+    if path.endswith(".json"):
+        out.write('{"module": "bulk", "routes": [\n')
+        for i in range(count):
+            out.write(f'  {{"id": "bulk{i}", "pattern": "/v{i % 10}/resource{i // 100}/:id/sub{(i // 10) % 10}", "target": {{"page": "Bulk"}}}}{"," if i + 1 < count else ""}\n')
+        out.write("]}\n")
+    else:
+        out.write("module: bulk\nroutes:\n")
+        for i in range(count):
+            out.write(f"  - {{ id: bulk{i}, pattern: /v{i % 10}/resource{i // 100}/:id/sub{(i // 10) % 10}, target: {{ page: Bulk }} }}\n")
 with open(urls, "w") as out:
     for j in range(500):
         i = (j * 7919) % count
@@ -56,7 +73,7 @@ PY
 done
 
 for count in $RULE_COUNTS; do
-  dir="$work/rules-$count"; cp -r config "$dir"; sed -i "s#^data_dir:.*#data_dir: $work/data#" "$dir/switchboard.yaml"
+  dir="$work/rules-$count"; prepare "$dir"
   python3 - "$dir/rewrites.yaml" "$count" "$work/rule-urls.txt" <<'PY'
 import sys, urllib.parse
 path, count, urls = sys.argv[1], int(sys.argv[2]), sys.argv[3]
