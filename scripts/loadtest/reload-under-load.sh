@@ -6,6 +6,7 @@
 #
 #   scripts/loadtest/reload-under-load.sh            # ~3 min
 #   ROUTES=20000 RELOADS=4 scripts/loadtest/reload-under-load.sh
+#   FORMAT=yaml scripts/loadtest/reload-under-load.sh   # the generated route file as YAML (default JSON)
 #
 # wrk shares the machine's cores with the server (and the reloads): compare the ratios.
 set -euo pipefail
@@ -13,6 +14,7 @@ cd "$(dirname "$0")/../.."
 ROUTES=${ROUTES:-100000}
 RELOADS=${RELOADS:-10}
 RULES=${RULES:-100}
+FORMAT=${FORMAT:-json}
 QUIET=${QUIET:-20s}
 PORT=${PORT:-18495}
 command -v wrk >/dev/null || { echo "reload-under-load: wrk is missing (apt-get install wrk)" >&2; exit 2; }
@@ -22,13 +24,19 @@ work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 cp -r config "$work/config"
 sed -i "s#^data_dir:.*#data_dir: $work/data#" "$work/config/switchboard.yaml"
-python3 - "$work/config/routes.d/bulk.yaml" "$ROUTES" <<'PY'
+python3 - "$work/config/routes.d/bulk.$FORMAT" "$ROUTES" <<'PY'
 import sys
 path, count = sys.argv[1], int(sys.argv[2])
 with open(path, "w") as out:
-    out.write("module: bulk\nroutes:\n")
-    for i in range(count):
-        out.write(f"  - {{ id: bulk{i}, pattern: /v{i % 10}/resource{i // 100}/:id/sub{(i // 10) % 10}, target: {{ page: Bulk }} }}\n")
+    if path.endswith(".json"):
+        out.write('{"module": "bulk", "routes": [\n')
+        for i in range(count):
+            out.write(f'  {{"id": "bulk{i}", "pattern": "/v{i % 10}/resource{i // 100}/:id/sub{(i // 10) % 10}", "target": {{"page": "Bulk"}}}}{"," if i + 1 < count else ""}\n')
+        out.write("]}\n")
+    else:
+        out.write("module: bulk\nroutes:\n")
+        for i in range(count):
+            out.write(f"  - {{ id: bulk{i}, pattern: /v{i % 10}/resource{i // 100}/:id/sub{(i // 10) % 10}, target: {{ page: Bulk }} }}\n")
 PY
 SWITCHBOARD_ADMIN_TOKEN=t .build/release/switchboard serve --config "$work/config" --listen "127.0.0.1:$PORT" \
   >"$work/server.log" 2>&1 &
@@ -61,7 +69,8 @@ sleep 2
 durations=()
 for index in $(seq "$RELOADS"); do
   if [ $((index % 2)) -eq 1 ]; then
-    echo "# touched $index" >>"$work/config/routes.d/bulk.yaml"
+    # A real change (the first route's target), written as a new file like an editor or a deploy does.
+    sed -i "2s/\"page\": \"Bulk[0-9]*\"/\"page\": \"Bulk$index\"/; 3s/page: Bulk[0-9]*/page: Bulk$index/" "$work/config/routes.d/bulk.$FORMAT"
     expected=$((reloads_before + 1))
     for _ in $(seq 1200); do
       [ "$(grep -c "config reloaded" "$work/server.log" || true)" -ge "$expected" ] && break
