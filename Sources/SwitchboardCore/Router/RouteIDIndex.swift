@@ -12,7 +12,7 @@ struct RouteIDIndex: Sendable {
         var slots = [Int32](repeating: -1, count: capacity)
         let mask = capacity - 1
         for index in routes.indices {
-            var slot = routes.id(at: index).hashValue & mask
+            var slot = routes.idHash(at: index) & mask
             while slots[slot] >= 0 { slot = (slot + 1) & mask }
             slots[slot] = Int32(index)
         }
@@ -21,13 +21,16 @@ struct RouteIDIndex: Sendable {
 
     /// The index of the route `id` in `routes` (the list this index was built from).
     func index(of id: String, in routes: RouteList) -> Int? {
-        let mask = slots.count - 1
-        var slot = id.hashValue & mask
-        while true {
-            let candidate = slots[slot]
-            guard candidate >= 0 else { return nil }
-            if routes.id(at: Int(candidate)) == id { return Int(candidate) }
-            slot = (slot + 1) & mask
+        var id = id
+        return id.withUTF8 { bytes -> Int? in
+            let mask = slots.count - 1
+            var slot = RouteList.hash(bytes) & mask
+            while true {
+                let candidate = slots[slot]
+                guard candidate >= 0 else { return nil }
+                if routes.idEquals(at: Int(candidate), bytes) { return Int(candidate) }
+                slot = (slot + 1) & mask
+            }
         }
     }
 

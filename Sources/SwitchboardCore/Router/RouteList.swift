@@ -1,16 +1,19 @@
-/// The routes of a ``Router``, in registration order, stored compactly: one 48-byte record per
-/// route, with modules, targets and default params interned (most routes of a module share
-/// them), and the rare extras (several patterns, `web`, `app: false`, `minAppVersion`) apart.
-/// ``Route`` values are made on access.
+/// The routes of a ``Router``, in registration order, stored compactly: one 28-byte record per
+/// route, the ids and first patterns of all routes in one UTF-8 buffer, modules, targets and
+/// default params interned (most routes of a module share them), and the rare extras (several
+/// patterns, `web`, `app: false`, `minAppVersion`) apart. ``Route`` values are made on access.
 ///
-/// At a million routes this is what keeps the router within a few hundred bytes per route:
-/// an array of `Route` values costs about three times as much.
+/// At a million routes this keeps the router to about 200 bytes per route (trie included),
+/// where an array of `Route` values costs three times as much; and since nothing per route is
+/// a heap object of its own, the memory freed after a (re)load is not pinned by small
+/// long-lived blocks scattered through it, so it can go back to the system.
 public struct RouteList: RandomAccessCollection, Sendable {
-    /// 48 bytes.
+    /// 28 bytes.
     struct Record: Sendable {
-        var id: String
-        /// The first (usually the only) pattern.
-        var pattern: String
+        /// Where the id starts in `text`; the first pattern follows it.
+        var textStart: UInt32
+        var idCount: UInt32
+        var patternCount: UInt32
         var module: Int32
         var target: Int32
         var params: Int32
@@ -26,6 +29,7 @@ public struct RouteList: RandomAccessCollection, Sendable {
     }
 
     private let records: [Record]
+    private let text: [UInt8]
     private let modules: [String]
     private let targets: [JSONValue]
     private let params: [[(name: String, value: String)]]
@@ -35,6 +39,8 @@ public struct RouteList: RandomAccessCollection, Sendable {
     public init(_ routes: [Route]) {
         var records: [Record] = []
         records.reserveCapacity(routes.count)
+        var text: [UInt8] = []
+        text.reserveCapacity(routes.reduce(0) { $0 + $1.id.utf8.count + ($1.patterns.first?.utf8.count ?? 0) })
         var modules: [String] = []
         var moduleIndex: [String: Int32] = [:]
         var targets: [JSONValue] = []
@@ -88,12 +94,17 @@ public struct RouteList: RandomAccessCollection, Sendable {
                 extras.append(
                     Extra(patterns: route.patterns, web: route.web, app: route.app, minAppVersion: route.minAppVersion))
             }
+            let start = UInt32(text.count)
+            text += route.id.utf8
+            let pattern = route.patterns.first ?? ""
+            text += pattern.utf8
             records.append(
                 Record(
-                    id: route.id, pattern: route.patterns.first ?? "", module: module, target: target,
-                    params: paramsPosition, extra: extra))
+                    textStart: start, idCount: UInt32(route.id.utf8.count), patternCount: UInt32(pattern.utf8.count),
+                    module: module, target: target, params: paramsPosition, extra: extra))
         }
         self.records = records
+        self.text = text
         self.modules = modules
         self.targets = targets
         self.params = params
@@ -108,21 +119,55 @@ public struct RouteList: RandomAccessCollection, Sendable {
         let record = records[index]
         let extra = record.extra >= 0 ? extras[Int(record.extra)] : nil
         return Route(
-            id: record.id, module: modules[Int(record.module)], patterns: extra?.patterns ?? [record.pattern],
+            id: id(at: index), module: modules[Int(record.module)],
+            patterns: extra?.patterns ?? [string(Int(record.textStart + record.idCount), record.patternCount)],
             target: targets[Int(record.target)], defaultParams: params[Int(record.params)], web: extra?.web,
             app: extra?.app ?? true, minAppVersion: extra?.minAppVersion)
     }
 
     /// The id of the route at `index`, without making the whole route.
     public func id(at index: Int) -> String {
-        records[index].id
+        let record = records[index]
+        return string(Int(record.textStart), record.idCount)
+    }
+
+    /// Whether the route at `index` has the id whose UTF-8 bytes are `id`.
+    func idEquals(at index: Int, _ id: UnsafeBufferPointer<UInt8>) -> Bool {
+        let record = records[index]
+        guard Int(record.idCount) == id.count else { return false }
+        return text.withUnsafeBufferPointer { text in
+            id.count == 0 || memcmp(text.baseAddress! + Int(record.textStart), id.baseAddress!, id.count) == 0
+        }
+    }
+
+    /// The hash of the id of the route at `index`, as ``RouteList/hash(_:)`` of its bytes.
+    func idHash(at index: Int) -> Int {
+        let record = records[index]
+        return text.withUnsafeBufferPointer { text in
+            Self.hash(UnsafeBufferPointer(rebasing: text[Int(record.textStart)..<Int(record.textStart + record.idCount)]))
+        }
+    }
+
+    /// The hash an id's UTF-8 bytes have in the id index.
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var hasher = Hasher()
+        hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+        return hasher.finalize()
     }
 
     /// The pattern number `number` (in the order registered) of the route at `index`.
     func pattern(at index: Int, number: Int) -> String {
         let record = records[index]
-        return number == 0 ? record.pattern : extras[Int(record.extra)].patterns[number]
+        guard number == 0 else { return extras[Int(record.extra)].patterns[number] }
+        return string(Int(record.textStart + record.idCount), record.patternCount)
     }
+
+    private func string(_ start: Int, _ count: UInt32) -> String {
+        text.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<start + Int(count)]), as: UTF8.self) }
+    }
+
+    /// Bytes of heap held (records, text, interned values not counted).
+    var byteCount: Int { records.count * MemoryLayout<Record>.stride + text.count }
 
     /// Whether both lists are the very same storage (a router reused as it is).
     package func sharesStorage(with other: RouteList) -> Bool {
@@ -130,4 +175,9 @@ public struct RouteList: RandomAccessCollection, Sendable {
             other.records.withUnsafeBufferPointer { $0.baseAddress == mine.baseAddress }
         }
     }
+}
+
+private func memcmp(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Int {
+    for offset in 0..<count where a[offset] != b[offset] { return 1 }
+    return 0
 }

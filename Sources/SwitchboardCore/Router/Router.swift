@@ -185,9 +185,8 @@ public struct Router: Sendable {
                     values.append((capture.name, segments[capture.segment].string))
                 }
             }
-            return RouteMatch(
-                route: routes[Int(entry.route)], pattern: routes.pattern(at: Int(entry.route), number: Int(entry.pattern)),
-                captures: values)
+            let route = routes[Int(entry.route)]
+            return RouteMatch(route: route, pattern: route.patterns[Int(entry.pattern)], captures: values)
         }
     }
 
