@@ -30,6 +30,8 @@ generate() { # count format dir
   local count=$1 format=$2 dir=$3
   rm -rf "$dir"; cp -r config "$dir"
   sed -i "s#^data_dir:.*#data_dir: $work/data#" "$dir/switchboard.yaml"
+  # Room for the generated routes on top of the demo config (the default limit is 1,000,000).
+  printf 'limits:\n  max_routes: %d\n' $((count + 10000)) >>"$dir/switchboard.yaml"
   python3 - "$dir/routes.d/bulk.$format" "$count" "$format" <<'PY'
 import json, sys
 path, count, fmt = sys.argv[1], int(sys.argv[2]), sys.argv[3]
@@ -61,8 +63,14 @@ measure() { # binary dir
     sleep 0.1
   done
   if [ -z "$up" ]; then
-    kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true
-    echo "timeout - -"; return
+    if kill -0 "$pid" 2>/dev/null; then
+      kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true
+      echo "timeout - -"
+    else
+      echo "reload-time: $binary did not start: $(tail -3 "$log")" >&2
+      echo "failed - -"
+    fi
+    return
   fi
   local startup; startup=$(echo "$(date +%s.%N) - $started" | bc)
   local durations=() i

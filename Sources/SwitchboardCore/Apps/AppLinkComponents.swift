@@ -31,7 +31,7 @@ public struct AppLinkComponents: Sendable {
     /// - Parameters:
     ///   - routes: the router's routes (their patterns parse: the router accepted them).
     ///   - domains: the web domains whose links are app links (lowercased).
-    public init(routes: [Route], domains: some Sequence<String>) {
+    public init(routes: some Sequence<Route>, domains: some Sequence<String>) {
         var entries: [Entry] = []
         for route in routes {
             for text in route.patterns {

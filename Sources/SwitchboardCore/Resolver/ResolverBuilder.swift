@@ -67,6 +67,11 @@ public struct ResolverBuilder: Sendable {
     /// How many routes were accepted so far.
     public var routeCount: Int { prebuiltRouter?.routes.count ?? routes.count }
 
+    /// Makes room for `count` more routes (large configs do not regrow the tables).
+    public mutating func reserveCapacity(routes count: Int) {
+        routes.reserveCapacity(count)
+    }
+
     /// Registers a route; a refused route is recorded in ``issues``.
     public mutating func add(_ route: Route) {
         guard prebuiltRouter == nil else {

@@ -12,8 +12,8 @@ extension Router {
             }
             let entry = found >= 0 ? entries[Int(found)] : nil
             return RouterTrace(
-                url: url.string, isAppLink: isAppLink, segments: segments, steps: steps, pattern: entry?.patternText,
-                routeID: entry.map { routes[Int($0.route)].id }, error: nil)
+                url: url.string, isAppLink: isAppLink, segments: segments, steps: steps, pattern: entry.map(patternText),
+                routeID: entry.map { routes.id(at: Int($0.route)) }, error: nil)
         } catch {
             return RouterTrace(
                 url: url.string, isAppLink: isAppLink, segments: segments, steps: steps, pattern: nil, routeID: nil,

@@ -5,10 +5,12 @@
 /// backtracking when a branch fails deeper down; among patterns with the same path, the
 /// more specific restriction wins (scheme+host > scheme > none).
 public struct Router: Sendable {
-    /// A registered expansion, with its captures in `captures[captureStart..<+captureCount]`.
+    /// A registered expansion (16 bytes): its route, which of the route's patterns it comes
+    /// from, and its captures in `captures[captureStart..<+captureCount]` (identical capture
+    /// lists are stored once).
     struct Entry: Sendable {
         var route: Int32
-        var patternText: String
+        var pattern: Int32
         var captureStart: Int32
         var captureCount: Int32
     }
@@ -17,8 +19,8 @@ public struct Router: Sendable {
     let entries: [Entry]
     private let captures: [RouterBuilder.Capture]
     /// Every registered route, in registration order.
-    public let routes: [Route]
-    private let routeIndexByID: [String: Int]
+    public let routes: RouteList
+    private let routeIndexByID: RouteIDIndex
 
     init(builder: RouterBuilder) {
         var nodes: [TrieTable.Node] = []
@@ -94,30 +96,44 @@ public struct Router: Sendable {
         var entries: [Entry] = []
         entries.reserveCapacity(builder.entries.count)
         var captures: [RouterBuilder.Capture] = []
+        var captureRuns: [[RouterBuilder.Capture]: Int32] = [[]: 0]
+        var lastRun: (captures: [RouterBuilder.Capture], start: Int32) = ([], 0)
         for entry in builder.entries {
+            let start: Int32
+            if entry.captures == lastRun.captures {
+                start = lastRun.start
+            } else if let known = captureRuns[entry.captures] {
+                start = known
+            } else {
+                start = Int32(captures.count)
+                captures += entry.captures
+                captureRuns[entry.captures] = start
+            }
+            lastRun = (entry.captures, start)
             entries.append(
                 Entry(
-                    route: Int32(entry.route), patternText: entry.patternText,
-                    captureStart: Int32(captures.count), captureCount: Int32(entry.captures.count)))
-            captures += entry.captures
+                    route: Int32(entry.route), pattern: Int32(entry.patternIndex), captureStart: start,
+                    captureCount: Int32(entry.captures.count)))
         }
         self.entries = entries
         self.captures = captures
-        self.routes = builder.routes
-        var routeIndexByID: [String: Int] = [:]
-        routeIndexByID.reserveCapacity(builder.routes.count)
-        for (index, route) in builder.routes.enumerated() { routeIndexByID[route.id] = index }
-        self.routeIndexByID = routeIndexByID
+        self.routes = RouteList(builder.routes)
+        self.routeIndexByID = RouteIDIndex(routes)
     }
 
     /// The route registered under `id`.
     public func route(id: String) -> Route? {
-        routeIndexByID[id].map { routes[$0] }
+        routeIndex(id: id).map { routes[$0] }
     }
 
     /// The index in ``routes`` of the route registered under `id`.
     public func routeIndex(id: String) -> Int? {
-        routeIndexByID[id]
+        routeIndexByID.index(of: id, in: routes)
+    }
+
+    /// The pattern text of an entry, as registered.
+    func patternText(of entry: Entry) -> String {
+        routes.pattern(at: Int(entry.route), number: Int(entry.pattern))
     }
 
     /// Bytes of heap held by the trie itself (nodes, edges, labels, terminals).
@@ -169,7 +185,8 @@ public struct Router: Sendable {
                     values.append((capture.name, segments[capture.segment].string))
                 }
             }
-            return RouteMatch(route: routes[Int(entry.route)], pattern: entry.patternText, captures: values)
+            let route = routes[Int(entry.route)]
+            return RouteMatch(route: route, pattern: route.patterns[Int(entry.pattern)], captures: values)
         }
     }
 

@@ -27,10 +27,10 @@ public struct RouterBuilder: Sendable {
         var specificity: Int { host != nil ? 2 : (scheme != nil ? 1 : 0) }
     }
 
-    /// One registered expansion: which route, which pattern, where its captures sit.
+    /// One registered expansion: which route, which of its patterns, where its captures sit.
     struct Entry: Sendable {
         var route: Int
-        var patternText: String
+        var patternIndex: Int
         var captures: [Capture]
     }
 
@@ -54,6 +54,15 @@ public struct RouterBuilder: Sendable {
 
     /// How many routes are registered.
     public var count: Int { routes.count }
+
+    /// Makes room for `count` more routes of about one pattern each, so that large configs
+    /// do not regrow the tables again and again.
+    public mutating func reserveCapacity(_ count: Int) {
+        routes.reserveCapacity(routes.count + count)
+        entries.reserveCapacity(entries.count + count)
+        routeIndexByID.reserveCapacity(routeIndexByID.count + count)
+        nodes.reserveCapacity(nodes.count + count)
+    }
 
     /// Whether a route with this id is registered.
     public func contains(routeID: String) -> Bool { routeIndexByID[routeID] != nil }
@@ -83,9 +92,12 @@ public struct RouterBuilder: Sendable {
             throw RouteRegistrationError(kind: .invalidPattern, routeID: route.id, message: "the route has no pattern")
         }
         var expansions: [RoutePattern] = []
-        for text in route.patterns {
+        var patternNumbers: [Int] = []
+        for (number, text) in route.patterns.enumerated() {
             do {
-                expansions += try RoutePattern.parse(text)
+                let parsed = try RoutePattern.parse(text)
+                expansions += parsed
+                patternNumbers += repeatElement(number, count: parsed.count)
             } catch {
                 throw RouteRegistrationError(kind: .invalidPattern, routeID: route.id, message: error.description)
             }
@@ -110,20 +122,18 @@ public struct RouterBuilder: Sendable {
                     message: "minAppVersion needs a 'web' URL to send older apps to")
             }
         }
+        if expansions.count == 1 {
+            try registerSingle(route, expansions[0], patternNumber: patternNumbers[0])
+            return
+        }
         // Check every expansion before changing anything, so a refused route leaves no trace.
         var claimed: [(node: Int, scheme: String?, host: String?)] = []
         var planned: [(pattern: RoutePattern, node: Int?)] = []
-        for pattern in expansions {
+        var plannedNumbers: [Int] = []
+        for (expansionIndex, pattern) in expansions.enumerated() {
             let node = existingNode(for: pattern.segments)
             if let node {
-                for terminal in nodes[node].terminals
-                where terminal.scheme == pattern.scheme && terminal.host == pattern.host {
-                    let other = routes[entries[terminal.entry].route].id
-                    throw RouteRegistrationError(
-                        kind: .conflict, routeID: route.id, otherRouteID: other,
-                        message: "pattern '\(pattern.text)' accepts exactly the same URLs as route '\(other)' "
-                            + "(pattern '\(entries[terminal.entry].patternText)')")
-                }
+                try checkConflict(route, pattern, at: node)
             }
             // Expansions of this same route that coincide are registered once.
             if let node, claimed.contains(where: { $0.node == node && $0.scheme == pattern.scheme && $0.host == pattern.host }) {
@@ -131,19 +141,48 @@ public struct RouterBuilder: Sendable {
             }
             if let node { claimed.append((node, pattern.scheme, pattern.host)) }
             planned.append((pattern, node))
+            plannedNumbers.append(patternNumbers[expansionIndex])
         }
         let routeIndex = routes.count
         routes.append(route)
         routeIndexByID[route.id] = routeIndex
         if planned.count == 1 {
-            insert(planned[0].pattern, route: routeIndex)
+            insert(planned[0].pattern, route: routeIndex, patternNumber: plannedNumbers[0])
             return
         }
         var inserted = Set<[PatternSegment]>()
-        for (pattern, _) in planned {
+        for (position, (pattern, _)) in planned.enumerated() {
             let key = [PatternSegment.literal(pattern.scheme ?? ""), .literal(pattern.host ?? "")] + pattern.segments
             guard inserted.insert(key).inserted else { continue }
-            insert(pattern, route: routeIndex)
+            insert(pattern, route: routeIndex, patternNumber: plannedNumbers[position])
+        }
+    }
+
+    /// A route with one expansion: one walk that creates the missing nodes. A conflict can
+    /// only be found at a node that existed, so every node on the way existed too and a
+    /// refused route still leaves no trace.
+    private mutating func registerSingle(
+        _ route: Route, _ pattern: RoutePattern, patternNumber: Int
+    ) throws(RouteRegistrationError) {
+        let (node, captures) = walkCreating(pattern.segments)
+        try checkConflict(route, pattern, at: node)
+        let routeIndex = routes.count
+        routes.append(route)
+        routeIndexByID[route.id] = routeIndex
+        entries.append(Entry(route: routeIndex, patternIndex: patternNumber, captures: captures))
+        nodes[node].terminals.append(Terminal(entry: entries.count - 1, scheme: pattern.scheme, host: pattern.host))
+    }
+
+    /// Throws when a pattern of another route at `node` has the same scheme/host restriction.
+    private func checkConflict(_ route: Route, _ pattern: RoutePattern, at node: Int) throws(RouteRegistrationError) {
+        for terminal in nodes[node].terminals
+        where terminal.scheme == pattern.scheme && terminal.host == pattern.host {
+            let entry = entries[terminal.entry]
+            let other = routes[entry.route]
+            throw RouteRegistrationError(
+                kind: .conflict, routeID: route.id, otherRouteID: other.id,
+                message: "pattern '\(pattern.text)' accepts exactly the same URLs as route '\(other.id)' "
+                    + "(pattern '\(other.patterns[entry.patternIndex])')")
         }
     }
 
@@ -170,10 +209,18 @@ public struct RouterBuilder: Sendable {
         return node
     }
 
-    private mutating func insert(_ pattern: RoutePattern, route: Int) {
+    private mutating func insert(_ pattern: RoutePattern, route: Int, patternNumber: Int) {
+        let (node, captures) = walkCreating(pattern.segments)
+        entries.append(Entry(route: route, patternIndex: patternNumber, captures: captures))
+        nodes[node].terminals.append(Terminal(entry: entries.count - 1, scheme: pattern.scheme, host: pattern.host))
+    }
+
+    /// Walks `segments` from the root, creating missing nodes; returns the last node and the
+    /// captures along the way.
+    private mutating func walkCreating(_ segments: [PatternSegment]) -> (node: Int, captures: [Capture]) {
         var node = 0
         var captures: [Capture] = []
-        for (index, segment) in pattern.segments.enumerated() {
+        for (index, segment) in segments.enumerated() {
             switch segment {
             case .literal(let text):
                 node = literalChild(of: node, text)
@@ -188,8 +235,7 @@ public struct RouterBuilder: Sendable {
                 node = catchAllChild(of: node)
             }
         }
-        entries.append(Entry(route: route, patternText: pattern.text, captures: captures))
-        nodes[node].terminals.append(Terminal(entry: entries.count - 1, scheme: pattern.scheme, host: pattern.host))
+        return (node, captures)
     }
 
     // One function per edge kind: a key path with a subscript argument would be instantiated

@@ -155,6 +155,9 @@ public final class Snapshot: Sendable {
             if firstFile == nil { refusedFileByID[route.id] = file }
             routeIssueOrigins += repeatElement((file: file, firstFile: firstFile), count: refused)
         }
+        if router == nil {
+            builder.reserveCapacity(routes: routeFiles.reduce(admin.routes.count) { $0 + $1.routeCount })
+        }
         addConfigRoutes { route, file in add(route, from: file) }
         let configRouteCount = router == nil ? builder.routeCount : routeFiles.reduce(0) { $0 + $1.routeCount }
         if router == nil {

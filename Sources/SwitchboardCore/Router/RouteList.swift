@@ -1,0 +1,183 @@
+/// The routes of a ``Router``, in registration order, stored compactly: one 28-byte record per
+/// route, the ids and first patterns of all routes in one UTF-8 buffer, modules, targets and
+/// default params interned (most routes of a module share them), and the rare extras (several
+/// patterns, `web`, `app: false`, `minAppVersion`) apart. ``Route`` values are made on access.
+///
+/// At a million routes this keeps the router to about 200 bytes per route (trie included),
+/// where an array of `Route` values costs three times as much; and since nothing per route is
+/// a heap object of its own, the memory freed after a (re)load is not pinned by small
+/// long-lived blocks scattered through it, so it can go back to the system.
+public struct RouteList: RandomAccessCollection, Sendable {
+    /// 28 bytes.
+    struct Record: Sendable {
+        /// Where the id starts in `text`; the first pattern follows it.
+        var textStart: UInt32
+        var idCount: UInt32
+        var patternCount: UInt32
+        var module: Int32
+        var target: Int32
+        var params: Int32
+        /// An index into `extras`, or -1: one pattern, no `web`, `app: true`, no `minAppVersion`.
+        var extra: Int32
+    }
+
+    struct Extra: Sendable {
+        var patterns: [String]
+        var web: WebURLTemplate?
+        var app: Bool
+        var minAppVersion: String?
+    }
+
+    private let records: [Record]
+    private let text: [UInt8]
+    private let modules: [String]
+    private let targets: [JSONValue]
+    private let params: [[(name: String, value: String)]]
+    private let extras: [Extra]
+
+    /// Stores `routes` compactly.
+    public init(_ routes: [Route]) {
+        var records: [Record] = []
+        records.reserveCapacity(routes.count)
+        var text: [UInt8] = []
+        text.reserveCapacity(routes.reduce(0) { $0 + $1.id.utf8.count + ($1.patterns.first?.utf8.count ?? 0) })
+        var modules: [String] = []
+        var moduleIndex: [String: Int32] = [:]
+        var targets: [JSONValue] = []
+        var targetIndex: [JSONValue: Int32] = [:]
+        var params: [[(name: String, value: String)]] = [[]]
+        var paramsIndex: [[String]: Int32] = [[]: 0]
+        var extras: [Extra] = []
+        // Consecutive routes mostly share module and target: check the last one first.
+        var lastModule: (text: String, index: Int32)?
+        var lastTarget: (value: JSONValue, index: Int32)?
+        for route in routes {
+            let module: Int32
+            if let lastModule, lastModule.text == route.module {
+                module = lastModule.index
+            } else if let known = moduleIndex[route.module] {
+                module = known
+            } else {
+                module = Int32(modules.count)
+                modules.append(route.module)
+                moduleIndex[route.module] = module
+            }
+            lastModule = (route.module, module)
+
+            let target: Int32
+            if let lastTarget, lastTarget.value == route.target {
+                target = lastTarget.index
+            } else if let known = targetIndex[route.target] {
+                target = known
+            } else {
+                target = Int32(targets.count)
+                targets.append(route.target)
+                targetIndex[route.target] = target
+            }
+            lastTarget = (route.target, target)
+
+            var paramsPosition: Int32 = 0
+            if !route.defaultParams.isEmpty {
+                let key = route.defaultParams.flatMap { [$0.name, $0.value] }
+                if let known = paramsIndex[key] {
+                    paramsPosition = known
+                } else {
+                    paramsPosition = Int32(params.count)
+                    params.append(route.defaultParams)
+                    paramsIndex[key] = paramsPosition
+                }
+            }
+
+            var extra: Int32 = -1
+            if route.patterns.count != 1 || route.web != nil || !route.app || route.minAppVersion != nil {
+                extra = Int32(extras.count)
+                extras.append(
+                    Extra(patterns: route.patterns, web: route.web, app: route.app, minAppVersion: route.minAppVersion))
+            }
+            let start = UInt32(text.count)
+            text += route.id.utf8
+            let pattern = route.patterns.first ?? ""
+            text += pattern.utf8
+            records.append(
+                Record(
+                    textStart: start, idCount: UInt32(route.id.utf8.count), patternCount: UInt32(pattern.utf8.count),
+                    module: module, target: target, params: paramsPosition, extra: extra))
+        }
+        self.records = records
+        self.text = text
+        self.modules = modules
+        self.targets = targets
+        self.params = params
+        self.extras = extras
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { records.count }
+
+    /// The route at `index`, made from its record.
+    public subscript(index: Int) -> Route {
+        let record = records[index]
+        let extra = record.extra >= 0 ? extras[Int(record.extra)] : nil
+        return Route(
+            id: id(at: index), module: modules[Int(record.module)],
+            patterns: extra?.patterns ?? [string(Int(record.textStart + record.idCount), record.patternCount)],
+            target: targets[Int(record.target)], defaultParams: params[Int(record.params)], web: extra?.web,
+            app: extra?.app ?? true, minAppVersion: extra?.minAppVersion)
+    }
+
+    /// The id of the route at `index`, without making the whole route.
+    public func id(at index: Int) -> String {
+        let record = records[index]
+        return string(Int(record.textStart), record.idCount)
+    }
+
+    /// Whether the route at `index` has the id whose UTF-8 bytes are `id`.
+    func idEquals(at index: Int, _ id: UnsafeBufferPointer<UInt8>) -> Bool {
+        let record = records[index]
+        guard Int(record.idCount) == id.count else { return false }
+        return text.withUnsafeBufferPointer { text in
+            id.count == 0 || memcmp(text.baseAddress! + Int(record.textStart), id.baseAddress!, id.count) == 0
+        }
+    }
+
+    /// The hash of the id of the route at `index`, as ``RouteList/hash(_:)`` of its bytes.
+    func idHash(at index: Int) -> Int {
+        let record = records[index]
+        return text.withUnsafeBufferPointer { text in
+            Self.hash(UnsafeBufferPointer(rebasing: text[Int(record.textStart)..<Int(record.textStart + record.idCount)]))
+        }
+    }
+
+    /// The hash an id's UTF-8 bytes have in the id index.
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var hasher = Hasher()
+        hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+        return hasher.finalize()
+    }
+
+    /// The pattern number `number` (in the order registered) of the route at `index`.
+    func pattern(at index: Int, number: Int) -> String {
+        let record = records[index]
+        guard number == 0 else { return extras[Int(record.extra)].patterns[number] }
+        return string(Int(record.textStart + record.idCount), record.patternCount)
+    }
+
+    private func string(_ start: Int, _ count: UInt32) -> String {
+        text.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<start + Int(count)]), as: UTF8.self) }
+    }
+
+    /// Bytes of heap held (records, text, interned values not counted).
+    var byteCount: Int { records.count * MemoryLayout<Record>.stride + text.count }
+
+    /// Whether both lists are the very same storage (a router reused as it is).
+    package func sharesStorage(with other: RouteList) -> Bool {
+        records.withUnsafeBufferPointer { mine in
+            other.records.withUnsafeBufferPointer { $0.baseAddress == mine.baseAddress }
+        }
+    }
+}
+
+private func memcmp(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Int {
+    for offset in 0..<count where a[offset] != b[offset] { return 1 }
+    return 0
+}
