@@ -164,14 +164,15 @@ public struct Router: Sendable {
         let pathOffset =
             url.string.utf8.count - url.path.utf8.count
             - (url.query.map { $0.utf8.count + 1 } ?? 0) - (url.fragment.map { $0.utf8.count + 1 } ?? 0)
-        // Capture the tables the closure needs, not a copy of the whole router.
+        // The closure captures the two tables it reads, not a copy of the whole router (its
+        // other stored arrays would be retained and released on every lookup); the route is
+        // made outside it.
         let table = self.table
-        let entries = self.entries
         let captures = self.captures
-        let routes = self.routes
-        return try RouteSegments.withSegments(
+        let entries = self.entries
+        let found = try RouteSegments.withSegments(
             host: url.isHTTP ? nil : url.host, path: url.path, hostOffset: hostOffset, pathOffset: pathOffset
-        ) { (segments) throws(URLParseError) -> RouteMatch? in
+        ) { (segments) throws(URLParseError) -> (entry: Entry, values: [(name: String, value: String)])? in
             let found = table.lookup(segments, request)
             guard found >= 0 else { return nil }
             let entry = entries[Int(found)]
@@ -185,9 +186,12 @@ public struct Router: Sendable {
                     values.append((capture.name, segments[capture.segment].string))
                 }
             }
-            let route = routes[Int(entry.route)]
-            return RouteMatch(route: route, pattern: route.patterns[Int(entry.pattern)], captures: values)
+            return (entry, values)
         }
+        guard let found else { return nil }
+        let route = routes[Int(found.entry.route)]
+        let pattern = routes.pattern(at: Int(found.entry.route), number: Int(found.entry.pattern))
+        return RouteMatch(route: route, pattern: pattern, captures: found.values)
     }
 
     /// The entry index that `path` matches, without building captures: the benchmark seam
