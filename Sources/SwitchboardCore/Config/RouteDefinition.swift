@@ -99,7 +99,7 @@ public struct RouteDefinition: Sendable, Hashable, Codable {
     public func route(module: String) -> Route {
         Route(
             id: id, module: module, patterns: patterns, target: target,
-            defaultParams: params.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) },
+            defaultParams: params.isEmpty ? [] : params.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) },
             web: web.map(WebURLTemplate.init), app: app ?? true,
             minAppVersion: minAppVersion)
     }

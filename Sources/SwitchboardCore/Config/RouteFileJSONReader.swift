@@ -34,6 +34,7 @@ private struct Reader {
     var index = 0
     /// Identical `target` objects share one value (most routes of a module have a few targets).
     var targets: [Int: [(start: Int, end: Int, value: JSONValue)]] = [:]
+    var lastTarget: (start: Int, end: Int, value: JSONValue)?
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -116,6 +117,10 @@ private struct Reader {
         let start = index
         let value = try readValue()
         let end = index
+        if let last = lastTarget, last.end - last.start == end - start, memoryEqual(last.start, start, count: end - start) {
+            return last.value
+        }
+        defer { lastTarget = (start, end, value) }
         var hasher = Hasher()
         hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<end])))
         let hash = hasher.finalize()

@@ -35,6 +35,7 @@ struct PatternParser {
         return utf8.withUTF8 { bytes -> RoutePattern? in
             guard bytes.first == UInt8(ascii: "/") else { return nil }
             var segments: [PatternSegment] = []
+            segments.reserveCapacity(bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "/") ? 1 : 0) })
             var names: [Substring] = []
             var start = 0
             while start < bytes.count {
@@ -51,6 +52,7 @@ struct PatternParser {
                 if bytes[start] == UInt8(ascii: ":") {
                     let name = segment.dropFirst()
                     guard !name.isEmpty, name.utf8.allSatisfy(isNameByte), !names.contains(name) else { return nil }
+                    if names.isEmpty { names.reserveCapacity(4) }
                     names.append(name)
                     segments.append(.parameter(name: String(name), constraint: nil))
                 } else {

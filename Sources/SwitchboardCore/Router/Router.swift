@@ -43,23 +43,30 @@ public struct Router: Sendable {
             return Int32(strings.count - 1)
         }
 
+        nodes.reserveCapacity(builder.nodes.count)
+        staticEdges.reserveCapacity(builder.nodes.count)
+        terminals.reserveCapacity(builder.entries.count)
         for node in builder.nodes {
             var frozen = TrieTable.Node()
-            let literals = node.literals.map { (Array($0.key.utf8), $0.value) }
-                .sorted { TrieTable.labelPrecedes($0.0, $1.0) }
+            // Most nodes have at most one static child: no sorting, no copies then.
+            let literals: [(key: String, value: Int)] =
+                node.literals.count <= 1
+                ? Array(node.literals)
+                : node.literals.map { (bytes: Array($0.key.utf8), literal: $0) }
+                    .sorted { TrieTable.labelPrecedes($0.bytes, $1.bytes) }.map(\.literal)
             frozen.staticStart = Int32(staticEdges.count)
             frozen.staticCount = Int32(literals.count)
-            for (label, child) in literals {
-                let key = String(decoding: label, as: UTF8.self)
+            for (key, child) in literals {
                 let offset: Int32
                 if let existing = labelOffsets[key] {
                     offset = existing
                 } else {
                     offset = Int32(labels.count)
-                    labels += label
+                    labels += key.utf8
                     labelOffsets[key] = offset
                 }
-                staticEdges.append(TrieTable.StaticEdge(labelOffset: offset, labelCount: Int32(label.count), child: Int32(child)))
+                staticEdges.append(
+                    TrieTable.StaticEdge(labelOffset: offset, labelCount: Int32(key.utf8.count), child: Int32(child)))
             }
             frozen.constrainedStart = Int32(constrainedEdges.count)
             frozen.constrainedCount = Int32(node.constrained.count)
@@ -77,13 +84,16 @@ public struct Router: Sendable {
             }
             frozen.parameter = Int32(node.parameter ?? -1)
             frozen.catchAll = Int32(node.catchAll ?? -1)
-            let sortedTerminals = node.terminals.enumerated().sorted {
-                $0.element.specificity != $1.element.specificity
-                    ? $0.element.specificity > $1.element.specificity : $0.offset < $1.offset
-            }
+            let sortedTerminals =
+                node.terminals.count <= 1
+                ? node.terminals
+                : node.terminals.enumerated().sorted {
+                    $0.element.specificity != $1.element.specificity
+                        ? $0.element.specificity > $1.element.specificity : $0.offset < $1.offset
+                }.map(\.element)
             frozen.terminalStart = Int32(terminals.count)
             frozen.terminalCount = Int32(sortedTerminals.count)
-            for (_, terminal) in sortedTerminals {
+            for terminal in sortedTerminals {
                 terminals.append(
                     TrieTable.Terminal(entry: Int32(terminal.entry), scheme: intern(terminal.scheme), host: intern(terminal.host)))
             }

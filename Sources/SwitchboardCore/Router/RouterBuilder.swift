@@ -91,6 +91,13 @@ public struct RouterBuilder: Sendable {
         guard !route.patterns.isEmpty else {
             throw RouteRegistrationError(kind: .invalidPattern, routeID: route.id, message: "the route has no pattern")
         }
+        // The common case, one plain pattern and no web/minAppVersion to check: no lists.
+        if route.patterns.count == 1, route.web == nil, route.minAppVersion == nil,
+            let plain = PatternParser.parsePlainPath(route.patterns[0])
+        {
+            try registerSingle(route, plain, patternNumber: 0)
+            return
+        }
         var expansions: [RoutePattern] = []
         var patternNumbers: [Int] = []
         for (number, text) in route.patterns.enumerated() {

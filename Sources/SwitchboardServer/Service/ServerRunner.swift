@@ -63,6 +63,18 @@ package final class ServerRunner: Sendable {
         try server.start()
         watcher.start()
         storeListener?.start()
+        logListening()
+        SwitchboardService.returnFreedMemory()
+        await server.waitUntilShutdown()
+        watcher.stop()
+        storeListener?.stop()
+        signals?.stop()
+        logger.notice("switchboard stopped")
+    }
+
+    /// Logs the start. A function of its own, so that the first snapshot is not kept alive
+    /// (a whole route table) by `run()`'s async frame until shutdown, after reloads replaced it.
+    private func logListening() {
         let snapshot = service.snapshot
         logger.notice(
             "switchboard listening",
@@ -73,11 +85,6 @@ package final class ServerRunner: Sendable {
                 "admin_version": "\(snapshot.admin.version)",
                 "store": "\(service.store.location)",
             ])
-        await server.waitUntilShutdown()
-        watcher.stop()
-        storeListener?.stop()
-        signals?.stop()
-        logger.notice("switchboard stopped")
     }
 
     /// Stops accepting, lets in-flight requests finish, then stops.

@@ -76,7 +76,6 @@ package final class SwitchboardService: Sendable {
             logger.warning("admin API disabled: \(settings.adminTokenEnv) is not set")
         }
         current = Mutex(snapshot)
-        Self.returnFreedMemory()
         lastReload = Mutex(ReloadStatus(time: Date(), trigger: "startup", succeeded: true, issues: []))
         record(snapshot)
     }
@@ -97,8 +96,7 @@ package final class SwitchboardService: Sendable {
             let started = ContinuousClock.now
             let result: Result<Snapshot, ConfigIssues>
             do throws(ConfigIssues) {
-                let config = try ConfigDirectory.load(from: configDirectory)
-                let snapshot = try Snapshot.build(config: config, admin: self.snapshot.admin)
+                let snapshot = try buildFromConfigDirectory()
                 current.withLock { $0 = snapshot }
                 record(snapshot)
                 Self.returnFreedMemory()
@@ -220,6 +218,9 @@ package final class SwitchboardService: Sendable {
         }
         current.withLock { $0 = next }
         record(next)
+        if !next.resolver.router.routes.sharesStorage(with: before.resolver.router.routes) {
+            Self.returnFreedMemory()
+        }
         logger.notice("admin state changed", metadata: ["version": "\(admin.version)", "token": "\(actor)", "action": "\(action)"])
         return next
     }
@@ -258,9 +259,17 @@ package final class SwitchboardService: Sendable {
         }
     }
 
+    /// Reads the config directory and builds a snapshot with the running admin state; the
+    /// decoded route definitions are gone when it returns.
+    private func buildFromConfigDirectory() throws(ConfigIssues) -> Snapshot {
+        let config = try ConfigDirectory.load(from: configDirectory)
+        return try Snapshot.build(config: config, admin: snapshot.admin)
+    }
+
     /// Gives the memory freed by a (re)load back to the system: decoding and building a large
-    /// config leaves megabytes of freed heap that glibc's malloc would otherwise keep.
-    private static func returnFreedMemory() {
+    /// config leaves megabytes of freed heap that glibc's malloc would otherwise keep. Called
+    /// after each reload, and once serving starts (the startup config is gone by then).
+    package static func returnFreedMemory() {
         #if canImport(Glibc)
             // glibc's `malloc_trim` (malloc.h is not part of the Glibc module).
             typealias MallocTrim = @convention(c) (Int) -> Int32
