@@ -48,15 +48,9 @@ public struct Router: Sendable {
         terminals.reserveCapacity(builder.entries.count)
         for node in builder.nodes {
             var frozen = TrieTable.Node()
-            // Most nodes have at most one static child: no sorting, no copies then.
-            let literals: [(key: String, value: Int)] =
-                node.literals.count <= 1
-                ? Array(node.literals)
-                : node.literals.map { (bytes: Array($0.key.utf8), literal: $0) }
-                    .sorted { TrieTable.labelPrecedes($0.bytes, $1.bytes) }.map(\.literal)
             frozen.staticStart = Int32(staticEdges.count)
-            frozen.staticCount = Int32(literals.count)
-            for (key, child) in literals {
+            frozen.staticCount = Int32(node.literals.count)
+            func appendStaticEdge(_ key: String, _ child: Int) {
                 let offset: Int32
                 if let existing = labelOffsets[key] {
                     offset = existing
@@ -67,6 +61,14 @@ public struct Router: Sendable {
                 }
                 staticEdges.append(
                     TrieTable.StaticEdge(labelOffset: offset, labelCount: Int32(key.utf8.count), child: Int32(child)))
+            }
+            // Most nodes have at most one static child: no sorting, no copies then.
+            if node.literals.count <= 1 {
+                for (key, child) in node.literals { appendStaticEdge(key, child) }
+            } else {
+                let sorted = node.literals.map { (bytes: Array($0.key.utf8), key: $0.key, child: $0.value) }
+                    .sorted { TrieTable.labelPrecedes($0.bytes, $1.bytes) }
+                for literal in sorted { appendStaticEdge(literal.key, literal.child) }
             }
             frozen.constrainedStart = Int32(constrainedEdges.count)
             frozen.constrainedCount = Int32(node.constrained.count)
@@ -106,24 +108,25 @@ public struct Router: Sendable {
         var entries: [Entry] = []
         entries.reserveCapacity(builder.entries.count)
         var captures: [RouterBuilder.Capture] = []
-        var captureRuns: [[RouterBuilder.Capture]: Int32] = [[]: 0]
-        var lastRun: (captures: [RouterBuilder.Capture], start: Int32) = ([], 0)
+        var captureRuns: [ArraySlice<RouterBuilder.Capture>: Int32] = [[]: 0]
+        var lastRun: (captures: ArraySlice<RouterBuilder.Capture>, start: Int32) = ([], 0)
         for entry in builder.entries {
+            let run = builder.captures[entry.captureStart..<entry.captureStart + entry.captureCount]
             let start: Int32
-            if entry.captures == lastRun.captures {
+            if run == lastRun.captures {
                 start = lastRun.start
-            } else if let known = captureRuns[entry.captures] {
+            } else if let known = captureRuns[run] {
                 start = known
             } else {
                 start = Int32(captures.count)
-                captures += entry.captures
-                captureRuns[entry.captures] = start
+                captures += run
+                captureRuns[run] = start
             }
-            lastRun = (entry.captures, start)
+            lastRun = (run, start)
             entries.append(
                 Entry(
                     route: Int32(entry.route), pattern: Int32(entry.patternIndex), captureStart: start,
-                    captureCount: Int32(entry.captures.count)))
+                    captureCount: Int32(entry.captureCount)))
         }
         self.entries = entries
         self.captures = captures

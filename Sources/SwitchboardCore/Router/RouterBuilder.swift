@@ -27,11 +27,13 @@ public struct RouterBuilder: Sendable {
         var specificity: Int { host != nil ? 2 : (scheme != nil ? 1 : 0) }
     }
 
-    /// One registered expansion: which route, which of its patterns, where its captures sit.
+    /// One registered expansion: which route, which of its patterns, and its captures
+    /// (`captures[captureStart..<captureStart + captureCount]`).
     struct Entry: Sendable {
         var route: Int
         var patternIndex: Int
-        var captures: [Capture]
+        var captureStart: Int
+        var captureCount: Int
     }
 
     /// A captured value: the name and the index of its segment (catch-alls take the rest).
@@ -43,6 +45,8 @@ public struct RouterBuilder: Sendable {
 
     var nodes: [Node] = [Node()]
     var entries: [Entry] = []
+    /// The captures of every entry, one after the other.
+    var captures: [Capture] = []
     var routes: [Route] = []
     private var routeIndexByID: [String: Int] = [:]
     /// The most routes this builder accepts (DESIGN §7: 1,000,000 by default).
@@ -60,6 +64,7 @@ public struct RouterBuilder: Sendable {
     public mutating func reserveCapacity(_ count: Int) {
         routes.reserveCapacity(routes.count + count)
         entries.reserveCapacity(entries.count + count)
+        captures.reserveCapacity(captures.count + count)
         routeIndexByID.reserveCapacity(routeIndexByID.count + count)
         nodes.reserveCapacity(nodes.count + count)
     }
@@ -171,12 +176,20 @@ public struct RouterBuilder: Sendable {
     private mutating func registerSingle(
         _ route: Route, _ pattern: RoutePattern, patternNumber: Int
     ) throws(RouteRegistrationError) {
-        let (node, captures) = walkCreating(pattern.segments)
-        try checkConflict(route, pattern, at: node)
+        let (node, captureStart) = walkCreating(pattern.segments)
+        do {
+            try checkConflict(route, pattern, at: node)
+        } catch {
+            captures.removeSubrange(captureStart...)
+            throw error
+        }
         let routeIndex = routes.count
         routes.append(route)
         routeIndexByID[route.id] = routeIndex
-        entries.append(Entry(route: routeIndex, patternIndex: patternNumber, captures: captures))
+        entries.append(
+            Entry(
+                route: routeIndex, patternIndex: patternNumber, captureStart: captureStart,
+                captureCount: captures.count - captureStart))
         nodes[node].terminals.append(Terminal(entry: entries.count - 1, scheme: pattern.scheme, host: pattern.host))
     }
 
@@ -217,16 +230,19 @@ public struct RouterBuilder: Sendable {
     }
 
     private mutating func insert(_ pattern: RoutePattern, route: Int, patternNumber: Int) {
-        let (node, captures) = walkCreating(pattern.segments)
-        entries.append(Entry(route: route, patternIndex: patternNumber, captures: captures))
+        let (node, captureStart) = walkCreating(pattern.segments)
+        entries.append(
+            Entry(
+                route: route, patternIndex: patternNumber, captureStart: captureStart,
+                captureCount: captures.count - captureStart))
         nodes[node].terminals.append(Terminal(entry: entries.count - 1, scheme: pattern.scheme, host: pattern.host))
     }
 
     /// Walks `segments` from the root, creating missing nodes; returns the last node and the
-    /// captures along the way.
-    private mutating func walkCreating(_ segments: [PatternSegment]) -> (node: Int, captures: [Capture]) {
+    /// index in ``captures`` where the captures along the way were appended.
+    private mutating func walkCreating(_ segments: [PatternSegment]) -> (node: Int, captureStart: Int) {
         var node = 0
-        var captures: [Capture] = []
+        let captureStart = captures.count
         for (index, segment) in segments.enumerated() {
             switch segment {
             case .literal(let text):
@@ -242,7 +258,7 @@ public struct RouterBuilder: Sendable {
                 node = catchAllChild(of: node)
             }
         }
-        return (node, captures)
+        return (node, captureStart)
     }
 
     // One function per edge kind: a key path with a subscript argument would be instantiated

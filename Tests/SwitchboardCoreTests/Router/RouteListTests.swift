@@ -56,4 +56,20 @@ struct RouteListTests {
         #expect(other.pattern == "/product/:id/with/a/long/pattern")
         #expect(other.route.target == Self.routes[1].target)
     }
+
+    /// A route refused for a conflict leaves no captures behind for the routes after it.
+    @Test func refusedRouteLeavesNoCaptures() throws {
+        var builder = RouterBuilder()
+        try builder.register(Route(id: "a", module: "m", patterns: ["/s/:a"]))
+        #expect(throws: RouteRegistrationError.self) {
+            try builder.register(Route(id: "b", module: "m", patterns: ["/s/:b"]))
+        }
+        try builder.register(Route(id: "c", module: "m", patterns: ["/t/:c/:d"]))
+        let router = builder.build()
+        let match = try #require(try router.match(try ParsedURL.parse("shopapp://t/x/y"), isAppLink: true))
+        #expect(match.route.id == "c")
+        #expect(match.captures.map(\.name) == ["c", "d"])
+        #expect(match.captures.map(\.value) == ["x", "y"])
+        #expect(try router.match(try ParsedURL.parse("shopapp://s/1"), isAppLink: true)?.captures.map(\.name) == ["a"])
+    }
 }
