@@ -30,6 +30,8 @@ prepare() { # dir: a copy of the demo config with its own data_dir and the cache
   cp -r config "$1"
   sed -i "s#^data_dir:.*#data_dir: $work/data#" "$1/switchboard.yaml"
   echo "resolve_cache_bytes: $CACHE_BYTES" >>"$1/switchboard.yaml"
+  # 1M generated routes plus the demo's own exceed the default max_routes of 1,000,000.
+  printf 'limits:\n  max_routes: 2000000\n' >>"$1/switchboard.yaml"
 }
 
 measure() { # kind count config-dir urls-file

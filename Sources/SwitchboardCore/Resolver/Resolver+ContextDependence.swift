@@ -16,8 +16,8 @@ extension Resolver {
         }
     }
 
-    /// What answers depend on besides the URL. Computed by walking every rule and route:
-    /// call it once per resolver, not per request.
+    /// What answers depend on besides the URL. Computed by walking every rule and the routes'
+    /// rare extras: call it once per resolver, not per request.
     public var contextDependence: ContextDependence {
         var dependence = ContextDependence(app: false, clock: false)
         for rule in rewriter.compiled {
@@ -28,7 +28,7 @@ extension Resolver {
             if condition.from != nil || condition.until != nil { dependence.clock = true }
         }
         if !dependence.app {
-            dependence.app = router.routes.contains { $0.minAppVersion != nil && $0.web != nil }
+            dependence.app = router.routes.hasVersionGatedRoutes
         }
         return dependence
     }

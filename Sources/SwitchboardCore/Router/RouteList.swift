@@ -125,6 +125,12 @@ public struct RouteList: RandomAccessCollection, Sendable {
             app: extra?.app ?? true, minAppVersion: extra?.minAppVersion)
     }
 
+    /// Whether some route has a `minAppVersion` and a `web` page (so that the asking app's
+    /// version can change an answer), without making the routes.
+    package var hasVersionGatedRoutes: Bool {
+        extras.contains { $0.minAppVersion != nil && $0.web != nil }
+    }
+
     /// The id of the route at `index`, without making the whole route.
     public func id(at index: Int) -> String {
         let record = records[index]
