@@ -26,6 +26,8 @@ final class ResolveCache: Sendable {
         let body: [UInt8]
         let routeID: String?
         let firedRuleIDs: [String]
+        /// The server's ready-to-send form of this answer, made on its first hit.
+        let reuseSlot = ResponseReuseSlot()
     }
 
     /// The raw query plus, when answers depend on the asking app, its headers.

@@ -16,7 +16,9 @@ struct ResolveEndpoint {
         if let cacheKey, let cached = snapshot.resolveCache.answer(for: cacheKey) {
             service.metrics.recordResolution(
                 routeID: cached.routeID, firedRuleIDs: cached.firedRuleIDs, ruleErrors: 0, limitHits: 0)
-            return .json(status: cached.status, cached.body)
+            var response = HTTPResponse.json(status: cached.status, cached.body)
+            response.reuseSlot = cached.reuseSlot
+            return response
         }
         let items: [QueryItem]
         do {

@@ -18,6 +18,10 @@ package struct HTTPResponse: Sendable {
     package var headers: [Header]
     /// The body bytes (sent with `Content-Length`; omitted for `HEAD` by MHD).
     package var body: [UInt8]
+    /// Set on a response that is sent again and again unchanged (a cached answer): the server
+    /// keeps its libmicrohttpd form there, built on the first send and reused after. Every
+    /// response given the same slot must be identical.
+    package var reuseSlot: ResponseReuseSlot?
 
     /// Creates a response.
     package init(status: Int, headers: [Header] = [], body: [UInt8] = []) {

@@ -302,12 +302,46 @@ final class MicroHTTPDaemonContext: Sendable {
         }
     }
 
-    /// Builds an MHD response (body copied) with `response`'s headers and queues it.
+    /// Queues `response`: the MHD form kept in its reuse slot when there is one, else a new
+    /// one (kept in the slot for next time when it has one).
     ///
     /// - Throws: ``HTTPServerError`` (`responseRejected`) naming what MHD refused.
     private func enqueue(_ response: HTTPResponse, on connection: OpaquePointer, closeConnection: Bool)
         throws(HTTPServerError)
     {
+        // A response that closes the connection carries one more header: never the shared one.
+        guard let slot = response.reuseSlot, !closeConnection else {
+            let built = try build(response, closeConnection: closeConnection)
+            defer { MHD_destroy_response(built) }
+            try queue(built, status: response.status, on: connection)
+            return
+        }
+        if let ready = slot.response {
+            try queue(ready, status: response.status, on: connection)
+            return
+        }
+        let built = try build(response, closeConnection: false)
+        // The slot keeps this reference; if another thread filled it first, ours is dropped
+        // after queueing.
+        let kept = slot.keep(built)
+        defer { if !kept { MHD_destroy_response(built) } }
+        try queue(built, status: response.status, on: connection)
+    }
+
+    /// Queues an MHD response; MHD takes its own reference.
+    private func queue(_ mhdResponse: OpaquePointer, status: Int, on connection: OpaquePointer) throws(HTTPServerError) {
+        guard sb_mhd_queue_response(connection, UInt32(status), mhdResponse) == 1 else {
+            throw HTTPServerError(
+                .responseRejected, "libmicrohttpd refused to queue a \(status) response",
+                context: "MHD_queue_response")
+        }
+    }
+
+    /// Builds an MHD response (body copied) with `response`'s headers; the caller owns the
+    /// reference returned.
+    ///
+    /// - Throws: ``HTTPServerError`` (`responseRejected`) naming what MHD refused.
+    private func build(_ response: HTTPResponse, closeConnection: Bool) throws(HTTPServerError) -> OpaquePointer {
         guard (200...599).contains(response.status) else {
             throw HTTPServerError(
                 .responseRejected, "status \(response.status) is not a final HTTP status",
@@ -322,7 +356,19 @@ final class MicroHTTPDaemonContext: Sendable {
                 .responseRejected, "libmicrohttpd could not allocate a response of \(response.body.count) bytes",
                 context: "MHD_create_response_from_buffer")
         }
-        defer { MHD_destroy_response(mhdResponse) }
+        do {
+            try addHeaders(of: response, to: mhdResponse, closeConnection: closeConnection)
+        } catch {
+            MHD_destroy_response(mhdResponse)
+            throw error
+        }
+        return mhdResponse
+    }
+
+    /// Adds `response`'s headers (and `Connection: close` when asked) to an MHD response.
+    private func addHeaders(of response: HTTPResponse, to mhdResponse: OpaquePointer, closeConnection: Bool)
+        throws(HTTPServerError)
+    {
         for header in response.headers {
             if HTTPRequest.fieldNamesEqual(header.name, "Content-Length")
                 || HTTPRequest.fieldNamesEqual(header.name, "Transfer-Encoding")
@@ -339,11 +385,6 @@ final class MicroHTTPDaemonContext: Sendable {
         if closeConnection, sb_mhd_add_response_header(mhdResponse, "Connection", "close") != 1 {
             throw HTTPServerError(
                 .responseRejected, "libmicrohttpd refused \"Connection: close\"", context: "MHD_add_response_header")
-        }
-        guard sb_mhd_queue_response(connection, UInt32(response.status), mhdResponse) == 1 else {
-            throw HTTPServerError(
-                .responseRejected, "libmicrohttpd refused to queue a \(response.status) response",
-                context: "MHD_queue_response")
         }
     }
 
@@ -482,6 +523,39 @@ private func microHTTPDaemonLog(
     var message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     while message.last?.isNewline == true { message.removeLast() }
     Unmanaged<MicroHTTPDaemonContext>.fromOpaque(cls).takeUnretainedValue().libraryLogged(message)
+}
+
+// MARK: - Reused responses
+
+/// Where the server keeps the libmicrohttpd form of a response that is sent many times (see
+/// ``HTTPResponse/reuseSlot``): built on the first send, then queued again as it is — MHD
+/// responses are reference counted and may be queued on many connections at once. The slot
+/// holds one reference, dropped when the slot goes (with the cache entry that owns it); MHD
+/// frees the response once the last connection sending it is done.
+package final class ResponseReuseSlot: Sendable {
+    /// The `struct MHD_Response *`, as a bit pattern; 0 while none is kept.
+    private let pointer = Atomic<UInt>(0)
+
+    package init() {}
+
+    deinit {
+        let raw = pointer.load(ordering: .acquiring)
+        if raw != 0, let response = OpaquePointer(bitPattern: raw) { MHD_destroy_response(response) }
+    }
+
+    /// The kept response, if any.
+    fileprivate var response: OpaquePointer? {
+        OpaquePointer(bitPattern: pointer.load(ordering: .acquiring))
+    }
+
+    /// Keeps `response` (the slot then owns that reference) unless one is kept already.
+    /// - Returns: whether it was kept.
+    fileprivate func keep(_ response: OpaquePointer) -> Bool {
+        pointer.compareExchange(
+            expected: 0, desired: UInt(bitPattern: response), successOrdering: .acquiringAndReleasing,
+            failureOrdering: .acquiring
+        ).exchanged
+    }
 }
 
 /// A suspended connection and its request, handed to the thread that answers it. MHD keeps

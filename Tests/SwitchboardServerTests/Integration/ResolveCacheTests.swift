@@ -35,6 +35,25 @@ extension IntegrationTests {
             #expect(try routeHits(client, "product.detail") == 6)
         }
 
+        @Test("a hot answer (one shared libmicrohttpd response) is the same on every connection, and HEAD has no body")
+        func sharedResponse() async throws {
+            let server = try await InProcessServer(config: .demo())
+            let first = try server.client().resolve("shopapp://product/42")
+            let clients = try (0..<3).map { _ in try server.client() }
+            for _ in 0..<20 {
+                for client in clients {
+                    let again = try client.resolve("shopapp://product/42")
+                    #expect(again.status == 200 && again.body == first.body)
+                    #expect(again.header("Content-Length") == String(first.body.count))
+                }
+            }
+            let head = try clients[0].request("HEAD", "/resolve?url=shopapp%3A%2F%2Fproduct%2F42")
+            #expect(head.status == 200 && head.body.isEmpty)
+            #expect(head.header("Content-Type") == "application/json; charset=utf-8")
+            // The connection is still usable after the HEAD.
+            #expect(try clients[0].resolve("shopapp://product/42").body == first.body)
+        }
+
         @Test("an admin rule pushed after an answer was cached changes the next answer")
         func newSnapshotStartsEmpty() async throws {
             let server = try await InProcessServer(config: .demo())
