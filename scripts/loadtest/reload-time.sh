@@ -32,22 +32,7 @@ generate() { # count format dir
   sed -i "s#^data_dir:.*#data_dir: $work/data#" "$dir/switchboard.yaml"
   # Room for the generated routes on top of the demo config (the default limit is 1,000,000).
   printf 'limits:\n  max_routes: %d\n' $((count + 10000)) >>"$dir/switchboard.yaml"
-  python3 - "$dir/routes.d/bulk.$format" "$count" "$format" <<'PY'
-import json, sys
-path, count, fmt = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-def pattern(i):
-    return f"/v{i % 10}/resource{i // 100}/:id/sub{(i // 10) % 10}"
-with open(path, "w") as out:
-    if fmt == "json":
-        out.write('{"module": "bulk", "routes": [\n')
-        out.write(",\n".join(json.dumps({"id": f"bulk{i}", "pattern": pattern(i), "target": {"page": "Bulk"}})
-                             for i in range(count)))
-        out.write("\n]}\n")
-    else:
-        out.write("module: bulk\nroutes:\n")
-        for i in range(count):
-            out.write(f"  - {{ id: bulk{i}, pattern: {pattern(i)}, target: {{ page: Bulk }} }}\n")
-PY
+  scripts/loadtest/generate-routes.py "$dir/routes.d/bulk.$format" "$count"
 }
 
 # Prints "startup_s median_reload_ms rss_mib" (or "timeout" fields) for one binary and config.

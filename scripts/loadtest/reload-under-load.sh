@@ -24,20 +24,7 @@ work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 cp -r config "$work/config"
 sed -i "s#^data_dir:.*#data_dir: $work/data#" "$work/config/switchboard.yaml"
-python3 - "$work/config/routes.d/bulk.$FORMAT" "$ROUTES" <<'PY'
-import sys
-path, count = sys.argv[1], int(sys.argv[2])
-with open(path, "w") as out:
-    if path.endswith(".json"):
-        out.write('{"module": "bulk", "routes": [\n')
-        for i in range(count):
-            out.write(f'  {{"id": "bulk{i}", "pattern": "/v{i % 10}/resource{i // 100}/:id/sub{(i // 10) % 10}", "target": {{"page": "Bulk"}}}}{"," if i + 1 < count else ""}\n')
-        out.write("]}\n")
-    else:
-        out.write("module: bulk\nroutes:\n")
-        for i in range(count):
-            out.write(f"  - {{ id: bulk{i}, pattern: /v{i % 10}/resource{i // 100}/:id/sub{(i // 10) % 10}, target: {{ page: Bulk }} }}\n")
-PY
+scripts/loadtest/generate-routes.py "$work/config/routes.d/bulk.$FORMAT" "$ROUTES"
 SWITCHBOARD_ADMIN_TOKEN=t .build/release/switchboard serve --config "$work/config" --listen "127.0.0.1:$PORT" \
   >"$work/server.log" 2>&1 &
 for _ in $(seq 600); do curl -fs "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break; sleep 0.2; done

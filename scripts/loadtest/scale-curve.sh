@@ -53,24 +53,7 @@ measure() { # kind count config-dir urls-file
 
 for count in $ROUTE_COUNTS; do
   dir="$work/routes-$count"; prepare "$dir"
-  python3 - "$dir/routes.d/bulk.$FORMAT" "$count" "$work/urls-$count.txt" <<'PY'
-import sys, urllib.parse
-path, count, urls = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-with open(path, "w") as out:
-    if path.endswith(".json"):
-        out.write('{"module": "bulk", "routes": [\n')
-        for i in range(count):
-            out.write(f'  {{"id": "bulk{i}", "pattern": "/v{i % 10}/resource{i // 100}/:id/sub{(i // 10) % 10}", "target": {{"page": "Bulk"}}}}{"," if i + 1 < count else ""}\n')
-        out.write("]}\n")
-    else:
-        out.write("module: bulk\nroutes:\n")
-        for i in range(count):
-            out.write(f"  - {{ id: bulk{i}, pattern: /v{i % 10}/resource{i // 100}/:id/sub{(i // 10) % 10}, target: {{ page: Bulk }} }}\n")
-with open(urls, "w") as out:
-    for j in range(500):
-        i = (j * 7919) % count
-        out.write(urllib.parse.quote(f"shopapp://v{i % 10}/resource{i // 100}/{100000 + j}/sub{(i // 10) % 10}", safe="") + "\n")
-PY
+  scripts/loadtest/generate-routes.py "$dir/routes.d/bulk.$FORMAT" "$count" "$work/urls-$count.txt"
   measure routes "$count" "$dir" "$work/urls-$count.txt"
 done
 

@@ -284,7 +284,7 @@ private struct Reader {
                 case UInt8(ascii: "u"):
                     var value: UInt32 = 0
                     for _ in 0..<4 {
-                        guard index < bytes.count, let digit = Self.hexValue(bytes[index]) else { throw GiveUp() }
+                        guard index < bytes.count, let digit = PercentEncoding.hexDigitValue(bytes[index]) else { throw GiveUp() }
                         value = value << 4 | UInt32(digit)
                         index += 1
                     }
@@ -300,15 +300,6 @@ private struct Reader {
             }
         }
         throw GiveUp()
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// Whether the UTF-8 text holds NEL (C2 85), LS (E2 80 A8) or PS (E2 80 A9), or a BOM.

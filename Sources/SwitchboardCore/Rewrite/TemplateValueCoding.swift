@@ -33,12 +33,12 @@ enum TemplateValueCoding {
                 decoded.append(byte)
                 continue
             }
-            guard index != value.endIndex, let high = hexValue(value[index]) else {
+            guard index != value.endIndex, let high = PercentEncoding.hexDigitValue(value[index]) else {
                 output.append(contentsOf: value)
                 return
             }
             value.formIndex(after: &index)
-            guard index != value.endIndex, let low = hexValue(value[index]) else {
+            guard index != value.endIndex, let low = PercentEncoding.hexDigitValue(value[index]) else {
                 output.append(contentsOf: value)
                 return
             }
@@ -65,12 +65,4 @@ enum TemplateValueCoding {
         }
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 }

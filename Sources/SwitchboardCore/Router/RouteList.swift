@@ -41,40 +41,15 @@ public struct RouteList: RandomAccessCollection, Sendable {
         records.reserveCapacity(routes.count)
         var text: [UInt8] = []
         text.reserveCapacity(routes.reduce(0) { $0 + $1.id.utf8.count + ($1.patterns.first?.utf8.count ?? 0) })
-        var modules: [String] = []
-        var moduleIndex: [String: Int32] = [:]
-        var targets: [JSONValue] = []
-        var targetIndex: [JSONValue: Int32] = [:]
+        // Consecutive routes mostly share module and target: the interners check the last one first.
+        var modules = Interner<String>()
+        var targets = Interner<JSONValue>()
         var params: [[(name: String, value: String)]] = [[]]
         var paramsIndex: [[String]: Int32] = [[]: 0]
         var extras: [Extra] = []
-        // Consecutive routes mostly share module and target: check the last one first.
-        var lastModule: (text: String, index: Int32)?
-        var lastTarget: (value: JSONValue, index: Int32)?
         for route in routes {
-            let module: Int32
-            if let lastModule, lastModule.text == route.module {
-                module = lastModule.index
-            } else if let known = moduleIndex[route.module] {
-                module = known
-            } else {
-                module = Int32(modules.count)
-                modules.append(route.module)
-                moduleIndex[route.module] = module
-            }
-            lastModule = (route.module, module)
-
-            let target: Int32
-            if let lastTarget, lastTarget.value == route.target {
-                target = lastTarget.index
-            } else if let known = targetIndex[route.target] {
-                target = known
-            } else {
-                target = Int32(targets.count)
-                targets.append(route.target)
-                targetIndex[route.target] = target
-            }
-            lastTarget = (route.target, target)
+            let module = modules.index(of: route.module)
+            let target = targets.index(of: route.target)
 
             var paramsPosition: Int32 = 0
             if !route.defaultParams.isEmpty {
@@ -105,8 +80,8 @@ public struct RouteList: RandomAccessCollection, Sendable {
         }
         self.records = records
         self.text = text
-        self.modules = modules
-        self.targets = targets
+        self.modules = modules.values
+        self.targets = targets.values
         self.params = params
         self.extras = extras
     }
@@ -186,4 +161,27 @@ public struct RouteList: RandomAccessCollection, Sendable {
 private func memcmp(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Int {
     for offset in 0..<count where a[offset] != b[offset] { return 1 }
     return 0
+}
+
+/// Numbers distinct values in order of first appearance, checking the last value first (runs of
+/// equal values are the common case: routes of one module, one target).
+private struct Interner<Value: Hashable> {
+    private(set) var values: [Value] = []
+    private var indexByValue: [Value: Int32] = [:]
+    private var last: (value: Value, index: Int32)?
+
+    /// The number of `value`, given a new one if it was not seen before.
+    mutating func index(of value: Value) -> Int32 {
+        if let last, last.value == value { return last.index }
+        let index: Int32
+        if let known = indexByValue[value] {
+            index = known
+        } else {
+            index = Int32(values.count)
+            values.append(value)
+            indexByValue[value] = index
+        }
+        last = (value, index)
+        return index
+    }
 }

@@ -14,6 +14,13 @@ package enum PercentEncoding {
         }
     }
 
+    /// The value of the hexadecimal digit `byte`, or `nil` when `byte` is not one.
+    @inline(__always)
+    static func hexDigitValue(_ byte: UInt8) -> UInt8? {
+        let value = hexValue(byte)
+        return value < 16 ? value : nil
+    }
+
     /// The uppercase hexadecimal digit for `nibble` (0–15).
     @inline(__always)
     static func hexDigit(_ nibble: UInt8) -> UInt8 {
