@@ -38,8 +38,9 @@ final class ResolveCache: Sendable {
 
     /// Larger bodies are not cached (they come from very long URLs, rarely repeated).
     static let maximumBodyBytes = 4 * 1024
-    /// Bookkeeping charged per entry on top of its key and body.
-    private static let entryOverheadBytes = 128
+    /// Bookkeeping charged per entry on top of its key and body (dictionary slot, the answer's
+    /// ids, the libmicrohttpd response's headers).
+    private static let entryOverheadBytes = 256
     private static let shardCount = 16
 
     private struct Shard: ~Copyable {
@@ -85,7 +86,8 @@ final class ResolveCache: Sendable {
     /// Remembers `answer` for `key` (ignored when the body is too large for the cache).
     func store(_ answer: Answer, for key: Key) {
         guard isEnabled, answer.body.count <= Self.maximumBodyBytes else { return }
-        let cost = key.query.utf8.count + answer.body.count + Self.entryOverheadBytes
+        // The body twice: once here, once in the libmicrohttpd response a hit builds.
+        let cost = key.query.utf8.count + 2 * answer.body.count + Self.entryOverheadBytes
         guard cost <= shardBudgetBytes else { return }
         shards[shardIndex(of: key)].shard.withLock { shard in
             if shard.bytes + cost > shardBudgetBytes {

@@ -14,6 +14,7 @@ struct ResolveEndpoint {
         let snapshot = service.snapshot
         let cacheKey = snapshot.resolveCache.key(for: request)
         if let cacheKey, let cached = snapshot.resolveCache.answer(for: cacheKey) {
+            service.metrics.recordResolveCache(hit: true)
             service.metrics.recordResolution(
                 routeID: cached.routeID, firedRuleIDs: cached.firedRuleIDs, ruleErrors: 0, limitHits: 0)
             var response = HTTPResponse.json(status: cached.status, cached.body)
@@ -54,8 +55,9 @@ struct ResolveEndpoint {
                 status: resolution.matched ? 200 : 404, body: resolution.jsonBytes, routeID: routeID,
                 firedRuleIDs: resolution.ruleIDs)
             // A rule that failed or hit a PCRE2 limit is counted on every request: not cached.
-            if let cacheKey, outcome.errors.isEmpty, outcome.limitHits.isEmpty {
-                snapshot.resolveCache.store(answer, for: cacheKey)
+            if let cacheKey {
+                service.metrics.recordResolveCache(hit: false)
+                if outcome.errors.isEmpty, outcome.limitHits.isEmpty { snapshot.resolveCache.store(answer, for: cacheKey) }
             }
             return .json(status: answer.status, answer.body)
         } catch {

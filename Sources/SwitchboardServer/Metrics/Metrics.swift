@@ -41,6 +41,8 @@ package final class Metrics: Sendable {
         var ruleHits: [String: Int] = [:]
         var ruleErrors = 0
         var ruleLimitHits = 0
+        var cacheHits = 0
+        var cacheMisses = 0
 
         mutating func add(_ other: RequestCounters) {
             requests.merge(other.requests, uniquingKeysWith: +)
@@ -49,6 +51,8 @@ package final class Metrics: Sendable {
             ruleHits.merge(other.ruleHits, uniquingKeysWith: +)
             ruleErrors += other.ruleErrors
             ruleLimitHits += other.ruleLimitHits
+            cacheHits += other.cacheHits
+            cacheMisses += other.cacheMisses
         }
     }
 
@@ -116,6 +120,14 @@ package final class Metrics: Sendable {
         }
     }
 
+    /// Records whether a `GET /resolve` was answered from the resolve cache (only requests the
+    /// cache could answer count: not `explain`, not while the cache is off).
+    package func recordResolveCache(hit: Bool) {
+        currentShard.counters.withLock { state in
+            if hit { state.cacheHits += 1 } else { state.cacheMisses += 1 }
+        }
+    }
+
     /// Records a reload attempt.
     package func recordReload(succeeded: Bool) {
         service.withLock { state in
@@ -175,6 +187,11 @@ package final class Metrics: Sendable {
         family(
             "switchboard_rule_limit_hits_total", "counter", "Rule matches stopped by the PCRE2 match/depth limits (counted as no match).")
         out += "switchboard_rule_limit_hits_total \(counters.ruleLimitHits)\n"
+        family(
+            "switchboard_resolve_cache_requests_total", "counter",
+            "GET /resolve requests the resolve cache could answer, by result (hit or miss).")
+        out += "switchboard_resolve_cache_requests_total{result=\"hit\"} \(counters.cacheHits)\n"
+        out += "switchboard_resolve_cache_requests_total{result=\"miss\"} \(counters.cacheMisses)\n"
         family("switchboard_route_hits_total", "counter", "Resolutions by matched route.")
         for (route, count) in counters.routeHits.sorted(by: { $0.key < $1.key }) {
             out += "switchboard_route_hits_total{route=\"\(Self.escape(route))\"} \(count)\n"
