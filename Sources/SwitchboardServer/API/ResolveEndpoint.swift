@@ -14,9 +14,8 @@ struct ResolveEndpoint {
         let snapshot = service.snapshot
         let cacheKey = snapshot.resolveCache.key(for: request)
         if let cacheKey, let cached = snapshot.resolveCache.answer(for: cacheKey) {
-            service.metrics.recordResolveCache(hit: true)
             service.metrics.recordResolution(
-                routeID: cached.routeID, firedRuleIDs: cached.firedRuleIDs, ruleErrors: 0, limitHits: 0)
+                routeID: cached.routeID, firedRuleIDs: cached.firedRuleIDs, ruleErrors: 0, limitHits: 0, cache: .hit)
             var response = HTTPResponse.json(status: cached.status, cached.body)
             response.reuseSlot = cached.reuseSlot
             return response
@@ -50,16 +49,16 @@ struct ResolveEndpoint {
             let routeID = resolution.match?.route.id
             service.metrics.recordResolution(
                 routeID: routeID, firedRuleIDs: resolution.ruleIDs, ruleErrors: outcome.errors.count,
-                limitHits: outcome.limitHits.count)
-            let answer = ResolveCache.Answer(
-                status: resolution.matched ? 200 : 404, body: resolution.jsonBytes, routeID: routeID,
-                firedRuleIDs: resolution.ruleIDs)
+                limitHits: outcome.limitHits.count, cache: cacheKey == nil ? nil : .miss)
+            let status = resolution.matched ? 200 : 404
+            let body = resolution.jsonBytes
             // A rule that failed or hit a PCRE2 limit is counted on every request: not cached.
-            if let cacheKey {
-                service.metrics.recordResolveCache(hit: false)
-                if outcome.errors.isEmpty, outcome.limitHits.isEmpty { snapshot.resolveCache.store(answer, for: cacheKey) }
+            if let cacheKey, outcome.errors.isEmpty, outcome.limitHits.isEmpty {
+                snapshot.resolveCache.store(
+                    ResolveCache.Answer(status: status, body: body, routeID: routeID, firedRuleIDs: resolution.ruleIDs),
+                    for: cacheKey)
             }
-            return .json(status: answer.status, answer.body)
+            return .json(status: status, body)
         } catch {
             return .error(status: 400, code: error.code, message: error.message)
         }

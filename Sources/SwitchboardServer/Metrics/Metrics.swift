@@ -110,21 +110,30 @@ package final class Metrics: Sendable {
         }
     }
 
-    /// Records what a resolution did: the route hit and the rules that fired or failed.
-    package func recordResolution(routeID: String?, firedRuleIDs: [String], ruleErrors: Int, limitHits: Int) {
+    /// How a `GET /resolve` went with the resolve cache.
+    package enum ResolveCacheResult: Sendable {
+        /// Answered from the cache.
+        case hit
+        /// Cacheable, but not in the cache yet.
+        case miss
+    }
+
+    /// Records what a resolution did: the route hit, the rules that fired or failed, and
+    /// whether the resolve cache answered it (`nil`: the cache could not: `explain`, a batch,
+    /// the cache off).
+    package func recordResolution(
+        routeID: String?, firedRuleIDs: [String], ruleErrors: Int, limitHits: Int, cache: ResolveCacheResult? = nil
+    ) {
         currentShard.counters.withLock { state in
             if let routeID { state.routeHits[routeID, default: 0] += 1 }
             for rule in firedRuleIDs { state.ruleHits[rule, default: 0] += 1 }
             state.ruleErrors += ruleErrors
             state.ruleLimitHits += limitHits
-        }
-    }
-
-    /// Records whether a `GET /resolve` was answered from the resolve cache (only requests the
-    /// cache could answer count: not `explain`, not while the cache is off).
-    package func recordResolveCache(hit: Bool) {
-        currentShard.counters.withLock { state in
-            if hit { state.cacheHits += 1 } else { state.cacheMisses += 1 }
+            switch cache {
+            case .hit: state.cacheHits += 1
+            case .miss: state.cacheMisses += 1
+            case nil: break
+            }
         }
     }
 
