@@ -359,43 +359,33 @@ private struct Reader {
     }
 
     private mutating func readMembers(_ member: (inout Reader) throws(GiveUp) -> Void) throws(GiveUp) {
-        guard peek() == UInt8(ascii: "{") else { throw GiveUp() }
-        index += 1
-        skipSpace()
-        if peek() == UInt8(ascii: "}") {
-            index += 1
-            skipSpace()
-            return
-        }
-        while true {
-            skipSpace()
-            try member(&self)
-            skipSpace()
-            guard let byte = peek() else { throw GiveUp() }
-            index += 1
-            if byte == UInt8(ascii: "}") { break }
-            guard byte == UInt8(ascii: ",") else { throw GiveUp() }
-        }
-        skipSpace()
+        try readSequence(open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), member)
     }
 
     /// Reads `[ value, … ]`, calling `element` with the reader positioned at each element.
     mutating func readArray(_ element: (inout Reader) throws(GiveUp) -> Void) throws(GiveUp) {
-        guard peek() == UInt8(ascii: "[") else { throw GiveUp() }
+        try readSequence(open: UInt8(ascii: "["), close: UInt8(ascii: "]"), element)
+    }
+
+    /// Reads `open item, item, … close`, calling `item` with the reader positioned at each item.
+    private mutating func readSequence(
+        open: UInt8, close: UInt8, _ item: (inout Reader) throws(GiveUp) -> Void
+    ) throws(GiveUp) {
+        guard peek() == open else { throw GiveUp() }
         index += 1
         skipSpace()
-        if peek() == UInt8(ascii: "]") {
+        if peek() == close {
             index += 1
             skipSpace()
             return
         }
         while true {
             skipSpace()
-            try element(&self)
+            try item(&self)
             skipSpace()
             guard let byte = peek() else { throw GiveUp() }
             index += 1
-            if byte == UInt8(ascii: "]") { break }
+            if byte == close { break }
             guard byte == UInt8(ascii: ",") else { throw GiveUp() }
         }
         skipSpace()

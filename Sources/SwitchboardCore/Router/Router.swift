@@ -43,7 +43,6 @@ public struct Router: Sendable {
             return Int32(strings.count - 1)
         }
 
-        nodes.reserveCapacity(builder.nodes.count)
         staticEdges.reserveCapacity(builder.nodes.count)
         terminals.reserveCapacity(builder.entries.count)
         for node in builder.nodes {
@@ -202,9 +201,7 @@ public struct Router: Sendable {
             return (entry, values)
         }
         guard let found else { return nil }
-        let route = routes[Int(found.entry.route)]
-        let pattern = routes.pattern(at: Int(found.entry.route), number: Int(found.entry.pattern))
-        return RouteMatch(route: route, pattern: pattern, captures: found.values)
+        return RouteMatch(route: routes[Int(found.entry.route)], pattern: patternText(of: found.entry), captures: found.values)
     }
 
     /// The entry index that `path` matches, without building captures: the benchmark seam

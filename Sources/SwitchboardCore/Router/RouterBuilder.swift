@@ -186,11 +186,7 @@ public struct RouterBuilder: Sendable {
         let routeIndex = routes.count
         routes.append(route)
         routeIndexByID[route.id] = routeIndex
-        entries.append(
-            Entry(
-                route: routeIndex, patternIndex: patternNumber, captureStart: captureStart,
-                captureCount: captures.count - captureStart))
-        nodes[node].terminals.append(Terminal(entry: entries.count - 1, scheme: pattern.scheme, host: pattern.host))
+        addTerminal(at: node, pattern, route: routeIndex, patternNumber: patternNumber, captureStart: captureStart)
     }
 
     /// Throws when a pattern of another route at `node` has the same scheme/host restriction.
@@ -231,6 +227,14 @@ public struct RouterBuilder: Sendable {
 
     private mutating func insert(_ pattern: RoutePattern, route: Int, patternNumber: Int) {
         let (node, captureStart) = walkCreating(pattern.segments)
+        addTerminal(at: node, pattern, route: route, patternNumber: patternNumber, captureStart: captureStart)
+    }
+
+    /// Records the expansion `pattern` of `route` ending at `node`, whose captures were
+    /// appended to ``captures`` from `captureStart` on.
+    private mutating func addTerminal(
+        at node: Int, _ pattern: RoutePattern, route: Int, patternNumber: Int, captureStart: Int
+    ) {
         entries.append(
             Entry(
                 route: route, patternIndex: patternNumber, captureStart: captureStart,

@@ -30,10 +30,29 @@ final class ResolveCache: Sendable {
         let reuseSlot = ResponseReuseSlot()
     }
 
-    /// The raw query plus, when answers depend on the asking app, its headers.
+    /// The raw query plus, when answers depend on the asking app, its headers. Hashed once:
+    /// the hash picks the shard and is what the shard's dictionary hashes.
     struct Key: Hashable, Sendable {
         let query: String
         let appHeaders: [String?]
+        let hash: Int
+
+        init(query: String, appHeaders: [String?]) {
+            self.query = query
+            self.appHeaders = appHeaders
+            var hasher = Hasher()
+            hasher.combine(query)
+            hasher.combine(appHeaders)
+            hash = hasher.finalize()
+        }
+
+        static func == (lhs: Key, rhs: Key) -> Bool {
+            lhs.hash == rhs.hash && lhs.query == rhs.query && lhs.appHeaders == rhs.appHeaders
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(hash)
+        }
     }
 
     /// Larger bodies are not cached (they come from very long URLs, rarely repeated).
@@ -104,6 +123,6 @@ final class ResolveCache: Sendable {
     }
 
     private func shardIndex(of key: Key) -> Int {
-        Int(UInt(bitPattern: key.hashValue) % UInt(Self.shardCount))
+        Int(UInt(bitPattern: key.hash) % UInt(Self.shardCount))
     }
 }

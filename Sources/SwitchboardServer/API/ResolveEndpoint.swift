@@ -45,18 +45,15 @@ struct ResolveEndpoint {
             return .json(status: answer.status, Self.bytes(answer.body))
         }
         do {
-            let (resolution, outcome) = try snapshot.resolver.resolveWithOutcome(url, context: context)
-            let routeID = resolution.match?.route.id
-            service.metrics.recordResolution(
-                routeID: routeID, firedRuleIDs: resolution.ruleIDs, ruleErrors: outcome.errors.count,
-                limitHits: outcome.limitHits.count, cache: cacheKey == nil ? nil : .miss)
+            let (resolution, outcome) = try resolveRecording(
+                url, with: snapshot, context: context, cache: cacheKey == nil ? nil : .miss)
             let status = resolution.matched ? 200 : 404
             let body = resolution.jsonBytes
             // A rule that failed or hit a PCRE2 limit is counted on every request: not cached.
             if let cacheKey, outcome.errors.isEmpty, outcome.limitHits.isEmpty {
-                snapshot.resolveCache.store(
-                    ResolveCache.Answer(status: status, body: body, routeID: routeID, firedRuleIDs: resolution.ruleIDs),
-                    for: cacheKey)
+                let answer = ResolveCache.Answer(
+                    status: status, body: body, routeID: resolution.match?.route.id, firedRuleIDs: resolution.ruleIDs)
+                snapshot.resolveCache.store(answer, for: cacheKey)
             }
             return .json(status: status, body)
         } catch {
@@ -127,20 +124,30 @@ struct ResolveEndpoint {
             return (400, Self.errorBody(code: "invalid_url", message: "the URL is empty"))
         }
         do {
-            let (resolution, outcome) = try snapshot.resolver.resolveWithOutcome(url, context: context)
-            service.metrics.recordResolution(
-                routeID: resolution.match?.route.id, firedRuleIDs: resolution.ruleIDs,
-                ruleErrors: outcome.errors.count, limitHits: outcome.limitHits.count)
-            guard explain, case .object(var members) = resolution.json,
+            let resolution = try resolveRecording(url, with: snapshot, context: context, cache: nil).0
+            let status = resolution.matched ? 200 : 404
+            let json = resolution.json
+            guard explain, case .object(var members) = json,
                 let trace = try? snapshot.resolver.explain(url, context: context).1
             else {
-                return (resolution.matched ? 200 : 404, resolution.json)
+                return (status, json)
             }
             members.append(("trace", trace.json))
-            return (resolution.matched ? 200 : 404, .object(members))
+            return (status, .object(members))
         } catch {
             return (400, Self.errorBody(code: error.code, message: error.message))
         }
+    }
+
+    /// Resolves `url` and records the resolution in the metrics (with how the cache went).
+    private func resolveRecording(
+        _ url: String, with snapshot: Snapshot, context: RequestContext, cache: Metrics.ResolveCacheResult?
+    ) throws(ResolveError) -> (Resolution, RewriteOutcome) {
+        let (resolution, outcome) = try snapshot.resolver.resolveWithOutcome(url, context: context)
+        service.metrics.recordResolution(
+            routeID: resolution.match?.route.id, firedRuleIDs: resolution.ruleIDs, ruleErrors: outcome.errors.count,
+            limitHits: outcome.limitHits.count, cache: cache)
+        return (resolution, outcome)
     }
 
     /// Compact JSON bytes of `value`.
