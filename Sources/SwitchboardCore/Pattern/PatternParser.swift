@@ -26,41 +26,64 @@ struct PatternParser {
         PatternError(pattern: text, message: message, position: position)
     }
 
-    /// The one expansion of a plain path pattern (`/a/:b/c`: ASCII letters, digits and
-    /// `-._~!$&'+,;=@`, `:name` parameters, no groups, constraints, catch-alls or escapes),
-    /// read from the UTF-8 bytes; `nil` when the pattern needs the full parser (which also
-    /// reports every error, with its position).
+    /// The one expansion of a plain path pattern (see ``isPlainPath(_:)``), read from the
+    /// UTF-8 bytes; `nil` when the pattern needs the full parser (which also reports every
+    /// error, with its position).
     static func parsePlainPath(_ text: String) -> RoutePattern? {
         var utf8 = text
         return utf8.withUTF8 { bytes -> RoutePattern? in
-            guard bytes.first == UInt8(ascii: "/") else { return nil }
+            guard isPlainPath(bytes) else { return nil }
             var segments: [PatternSegment] = []
             segments.reserveCapacity(bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "/") ? 1 : 0) })
-            var names: [Substring] = []
-            var start = 0
-            while start < bytes.count {
-                if bytes[start] == UInt8(ascii: "/") {
-                    start += 1
-                    continue
-                }
-                var end = start
-                while end < bytes.count, bytes[end] != UInt8(ascii: "/") {
-                    guard isPlainByte(bytes[end]) else { return nil }
-                    end += 1
-                }
-                let segment = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-                if bytes[start] == UInt8(ascii: ":") {
-                    let name = segment.dropFirst()
-                    guard !name.isEmpty, name.utf8.allSatisfy(isNameByte), !names.contains(name) else { return nil }
-                    if names.isEmpty { names.reserveCapacity(4) }
-                    names.append(name)
-                    segments.append(.parameter(name: String(name), constraint: nil))
-                } else {
-                    segments.append(.literal(segment))
-                }
-                start = end
+            forEachPlainSegment(bytes) { segment, isParameter in
+                let text = String(decoding: segment, as: UTF8.self)
+                segments.append(isParameter ? .parameter(name: text, constraint: nil) : .literal(text))
             }
             return RoutePattern(text: text, scheme: nil, host: nil, segments: segments)
+        }
+    }
+
+    /// Whether `bytes` is a plain path pattern, `/a/:b/c`: it starts with `/`; its segments
+    /// are ASCII letters, digits and `-._~!$&'+,;=@:`; a segment starting with `:` is a
+    /// parameter whose name is letters, digits, `_` and `-`, used once. No groups,
+    /// constraints, catch-alls or escapes; empty segments (`//`, a trailing `/`) are skipped.
+    static func isPlainPath(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.first == UInt8(ascii: "/") else { return false }
+        var names: [UnsafeBufferPointer<UInt8>] = []
+        var isPlain = true
+        forEachPlainSegment(bytes) { segment, isParameter in
+            guard isPlain else { return }
+            guard isParameter else {
+                isPlain = segment.allSatisfy(isPlainByte)
+                return
+            }
+            guard !segment.isEmpty, segment.allSatisfy(isNameByte),
+                !names.contains(where: { $0.elementsEqual(segment) })
+            else {
+                isPlain = false
+                return
+            }
+            names.append(segment)
+        }
+        return isPlain
+    }
+
+    /// Calls `body` with each non-empty `/`-separated segment of a plain path pattern, in order:
+    /// its bytes (a parameter's without the `:`) and whether it is a parameter.
+    static func forEachPlainSegment(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ body: (_ segment: UnsafeBufferPointer<UInt8>, _ isParameter: Bool) -> Void
+    ) {
+        var start = 0
+        while start < bytes.count {
+            if bytes[start] == UInt8(ascii: "/") {
+                start += 1
+                continue
+            }
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "/") { end += 1 }
+            let isParameter = bytes[start] == UInt8(ascii: ":")
+            body(UnsafeBufferPointer(rebasing: bytes[(isParameter ? start + 1 : start)..<end]), isParameter)
+            start = end
         }
     }
 

@@ -28,62 +28,77 @@ public struct RouteList: RandomAccessCollection, Sendable {
         var minAppVersion: String?
     }
 
-    private let records: [Record]
-    private let text: [UInt8]
-    private let modules: [String]
-    private let targets: [JSONValue]
-    private let params: [[(name: String, value: String)]]
-    private let extras: [Extra]
+    /// How modules, targets and default params were numbered so far: what ``append(_:interning:)``
+    /// needs besides the list, kept by whoever fills it (the router does not keep it).
+    struct Interning: Sendable {
+        fileprivate var modules = Interner<String>()
+        fileprivate var targets = Interner<JSONValue>()
+        fileprivate var params: [[String]: Int32] = [[]: 0]
+    }
+
+    private var records: [Record] = []
+    private var text: [UInt8] = []
+    private var modules: [String] = []
+    private var targets: [JSONValue] = []
+    private var params: [[(name: String, value: String)]] = [[]]
+    private var extras: [Extra] = []
+
+    /// An empty list, to fill with ``append(_:interning:)``.
+    init() {}
 
     /// Stores `routes` compactly.
     public init(_ routes: [Route]) {
-        var records: [Record] = []
-        records.reserveCapacity(routes.count)
-        var text: [UInt8] = []
-        text.reserveCapacity(routes.reduce(0) { $0 + $1.id.utf8.count + ($1.patterns.first?.utf8.count ?? 0) })
+        var interning = Interning()
+        reserveCapacity(routes.count)
+        for route in routes { append(route, interning: &interning) }
+        shrinkToFit()
+    }
+
+    /// Makes room for `count` more routes.
+    mutating func reserveCapacity(_ count: Int) {
+        records.reserveCapacity(records.count + count)
+    }
+
+    /// Appends `route` (its index is the count before).
+    mutating func append(_ route: Route, interning: inout Interning) {
         // Consecutive routes mostly share module and target: the interners check the last one first.
-        var modules = Interner<String>()
-        var targets = Interner<JSONValue>()
-        var params: [[(name: String, value: String)]] = [[]]
-        var paramsIndex: [[String]: Int32] = [[]: 0]
-        var extras: [Extra] = []
-        for route in routes {
-            let module = modules.index(of: route.module)
-            let target = targets.index(of: route.target)
+        let module = interning.modules.index(of: route.module, in: &modules)
+        let target = interning.targets.index(of: route.target, in: &targets)
 
-            var paramsPosition: Int32 = 0
-            if !route.defaultParams.isEmpty {
-                let key = route.defaultParams.flatMap { [$0.name, $0.value] }
-                if let known = paramsIndex[key] {
-                    paramsPosition = known
-                } else {
-                    paramsPosition = Int32(params.count)
-                    params.append(route.defaultParams)
-                    paramsIndex[key] = paramsPosition
-                }
+        var paramsPosition: Int32 = 0
+        if !route.defaultParams.isEmpty {
+            let key = route.defaultParams.flatMap { [$0.name, $0.value] }
+            if let known = interning.params[key] {
+                paramsPosition = known
+            } else {
+                paramsPosition = Int32(params.count)
+                params.append(route.defaultParams)
+                interning.params[key] = paramsPosition
             }
-
-            var extra: Int32 = -1
-            if route.patterns.count != 1 || route.web != nil || !route.app || route.minAppVersion != nil {
-                extra = Int32(extras.count)
-                extras.append(
-                    Extra(patterns: route.patterns, web: route.web, app: route.app, minAppVersion: route.minAppVersion))
-            }
-            let start = UInt32(text.count)
-            text += route.id.utf8
-            let pattern = route.patterns.first ?? ""
-            text += pattern.utf8
-            records.append(
-                Record(
-                    textStart: start, idCount: UInt32(route.id.utf8.count), patternCount: UInt32(pattern.utf8.count),
-                    module: module, target: target, params: paramsPosition, extra: extra))
         }
-        self.records = records
-        self.text = text
-        self.modules = modules.values
-        self.targets = targets.values
-        self.params = params
-        self.extras = extras
+
+        var extra: Int32 = -1
+        if route.patterns.count != 1 || route.web != nil || !route.app || route.minAppVersion != nil {
+            extra = Int32(extras.count)
+            extras.append(Extra(patterns: route.patterns, web: route.web, app: route.app, minAppVersion: route.minAppVersion))
+        }
+        let start = UInt32(text.count)
+        text += route.id.utf8
+        let pattern = route.patterns.first ?? ""
+        text += pattern.utf8
+        records.append(
+            Record(
+                textStart: start, idCount: UInt32(route.id.utf8.count), patternCount: UInt32(pattern.utf8.count),
+                module: module, target: target, params: paramsPosition, extra: extra))
+    }
+
+    /// Gives back the spare capacity of the large arrays (once the last route is appended).
+    mutating func shrinkToFit() {
+        func shrink<Element>(_ array: inout [Element]) {
+            if array.capacity > array.count + array.count / 8 { array = array.withUnsafeBufferPointer { Array($0) } }
+        }
+        shrink(&records)
+        shrink(&text)
     }
 
     public var startIndex: Int { 0 }
@@ -121,19 +136,12 @@ public struct RouteList: RandomAccessCollection, Sendable {
         }
     }
 
-    /// The hash of the id of the route at `index`, as ``RouteList/hash(_:)`` of its bytes.
+    /// The ``ByteHash`` of the id of the route at `index`.
     func idHash(at index: Int) -> Int {
         let record = records[index]
         return text.withUnsafeBufferPointer { text in
-            Self.hash(UnsafeBufferPointer(rebasing: text[Int(record.textStart)..<Int(record.textStart + record.idCount)]))
+            ByteHash.hash(UnsafeBufferPointer(rebasing: text[Int(record.textStart)..<Int(record.textStart + record.idCount)]))
         }
-    }
-
-    /// The hash an id's UTF-8 bytes have in the id index.
-    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var hasher = Hasher()
-        hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
-        return hasher.finalize()
     }
 
     /// The pattern number `number` (in the order registered) of the route at `index`.
@@ -160,13 +168,12 @@ public struct RouteList: RandomAccessCollection, Sendable {
 
 /// Numbers distinct values in order of first appearance, checking the last value first (runs of
 /// equal values are the common case: routes of one module, one target).
-private struct Interner<Value: Hashable> {
-    private(set) var values: [Value] = []
+private struct Interner<Value: Hashable & Sendable>: Sendable {
     private var indexByValue: [Value: Int32] = [:]
     private var last: (value: Value, index: Int32)?
 
-    /// The number of `value`, given a new one if it was not seen before.
-    mutating func index(of value: Value) -> Int32 {
+    /// The number of `value` in `values`, appended to them if it was not seen before.
+    mutating func index(of value: Value, in values: inout [Value]) -> Int32 {
         if let last, last.value == value { return last.index }
         let index: Int32
         if let known = indexByValue[value] {

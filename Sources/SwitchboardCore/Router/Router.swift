@@ -23,114 +23,13 @@ public struct Router: Sendable {
     private let routeIndexByID: RouteIDIndex
 
     init(builder: RouterBuilder) {
-        var nodes: [TrieTable.Node] = []
-        nodes.reserveCapacity(builder.nodes.count)
-        var staticEdges: [TrieTable.StaticEdge] = []
-        var labels: [UInt8] = []
-        var labelOffsets: [String: Int32] = [:]
-        var constrainedEdges: [TrieTable.ConstrainedEdge] = []
-        var constraintIndex: [ParameterConstraint: Int32] = [:]
-        var constraints: [SegmentConstraint] = []
-        var terminals: [TrieTable.Terminal] = []
-        var strings: [String] = []
-        var stringIndex: [String: Int32] = [:]
-
-        func intern(_ text: String?) -> Int32 {
-            guard let text else { return -1 }
-            if let index = stringIndex[text] { return index }
-            strings.append(text)
-            stringIndex[text] = Int32(strings.count - 1)
-            return Int32(strings.count - 1)
-        }
-
-        staticEdges.reserveCapacity(builder.nodes.count)
-        terminals.reserveCapacity(builder.entries.count)
-        for node in builder.nodes {
-            var frozen = TrieTable.Node()
-            frozen.staticStart = Int32(staticEdges.count)
-            frozen.staticCount = Int32(node.literals.count)
-            func appendStaticEdge(_ key: String, _ child: Int) {
-                let offset: Int32
-                if let existing = labelOffsets[key] {
-                    offset = existing
-                } else {
-                    offset = Int32(labels.count)
-                    labels += key.utf8
-                    labelOffsets[key] = offset
-                }
-                staticEdges.append(
-                    TrieTable.StaticEdge(labelOffset: offset, labelCount: Int32(key.utf8.count), child: Int32(child)))
-            }
-            // Most nodes have at most one static child: no sorting, no copies then.
-            if node.literals.count <= 1 {
-                for (key, child) in node.literals { appendStaticEdge(key, child) }
-            } else {
-                let sorted = node.literals.map { (bytes: Array($0.key.utf8), key: $0.key, child: $0.value) }
-                    .sorted { TrieTable.labelPrecedes($0.bytes, $1.bytes) }
-                for literal in sorted { appendStaticEdge(literal.key, literal.child) }
-            }
-            frozen.constrainedStart = Int32(constrainedEdges.count)
-            frozen.constrainedCount = Int32(node.constrained.count)
-            for (constraint, child) in node.constrained.sorted(by: { $0.key < $1.key }) {
-                let index: Int32
-                if let existing = constraintIndex[constraint] {
-                    index = existing
-                } else {
-                    // Patterns were validated when parsed; a regex that fails now accepts nothing.
-                    constraints.append((try? SegmentConstraint(constraint)) ?? .regexNeverMatching)
-                    index = Int32(constraints.count - 1)
-                    constraintIndex[constraint] = index
-                }
-                constrainedEdges.append(TrieTable.ConstrainedEdge(constraint: index, child: Int32(child)))
-            }
-            frozen.parameter = Int32(node.parameter ?? -1)
-            frozen.catchAll = Int32(node.catchAll ?? -1)
-            let sortedTerminals =
-                node.terminals.count <= 1
-                ? node.terminals
-                : node.terminals.enumerated().sorted {
-                    $0.element.specificity != $1.element.specificity
-                        ? $0.element.specificity > $1.element.specificity : $0.offset < $1.offset
-                }.map(\.element)
-            frozen.terminalStart = Int32(terminals.count)
-            frozen.terminalCount = Int32(sortedTerminals.count)
-            for terminal in sortedTerminals {
-                terminals.append(
-                    TrieTable.Terminal(entry: Int32(terminal.entry), scheme: intern(terminal.scheme), host: intern(terminal.host)))
-            }
-            nodes.append(frozen)
-        }
-        table = TrieTable(
-            nodes: nodes, staticEdges: staticEdges, labels: labels, constrainedEdges: constrainedEdges,
-            terminals: terminals, constraints: constraints, strings: strings)
-
-        var entries: [Entry] = []
-        entries.reserveCapacity(builder.entries.count)
-        var captures: [RouterBuilder.Capture] = []
-        var captureRuns: [ArraySlice<RouterBuilder.Capture>: Int32] = [[]: 0]
-        var lastRun: (captures: ArraySlice<RouterBuilder.Capture>, start: Int32) = ([], 0)
-        for entry in builder.entries {
-            let run = builder.captures[entry.captureStart..<entry.captureStart + entry.captureCount]
-            let start: Int32
-            if run == lastRun.captures {
-                start = lastRun.start
-            } else if let known = captureRuns[run] {
-                start = known
-            } else {
-                start = Int32(captures.count)
-                captures += run
-                captureRuns[run] = start
-            }
-            lastRun = (run, start)
-            entries.append(
-                Entry(
-                    route: Int32(entry.route), pattern: Int32(entry.patternIndex), captureStart: start,
-                    captureCount: Int32(entry.captureCount)))
-        }
-        self.entries = entries
-        self.captures = captures
-        self.routes = RouteList(builder.routes)
-        self.routeIndexByID = RouteIDIndex(routes)
+        table = builder.trie.freeze()
+        entries = builder.entries.withUnsafeBufferPointer { Array($0) }
+        captures = builder.captures.withUnsafeBufferPointer { Array($0) }
+        var routes = builder.routes
+        routes.shrinkToFit()
+        self.routes = routes
+        routeIndexByID = builder.routeIndexByID
     }
 
     /// The route registered under `id`.

@@ -8,34 +8,6 @@
 /// Registration order never changes which route wins: priority is decided per segment
 /// (static > constrained > `:param` > `*`), then by scheme/host specificity.
 public struct RouterBuilder: Sendable {
-    /// A node of the mutable trie.
-    struct Node: Sendable {
-        var literals: [String: Int] = [:]
-        var constrained: [ParameterConstraint: Int] = [:]
-        var parameter: Int?
-        var catchAll: Int?
-        var terminals: [Terminal] = []
-    }
-
-    /// A pattern expansion ending at a node, with the restriction it puts on scheme/host.
-    struct Terminal: Sendable {
-        var entry: Int
-        var scheme: String?
-        var host: String?
-
-        /// scheme+host (2) > scheme (1) > none (0).
-        var specificity: Int { host != nil ? 2 : (scheme != nil ? 1 : 0) }
-    }
-
-    /// One registered expansion: which route, which of its patterns, and its captures
-    /// (`captures[captureStart..<captureStart + captureCount]`).
-    struct Entry: Sendable {
-        var route: Int
-        var patternIndex: Int
-        var captureStart: Int
-        var captureCount: Int
-    }
-
     /// A captured value: the name and the index of its segment (catch-alls take the rest).
     struct Capture: Sendable, Hashable {
         var name: String
@@ -43,12 +15,19 @@ public struct RouterBuilder: Sendable {
         var isCatchAll: Bool
     }
 
-    var nodes: [Node] = [Node()]
-    var entries: [Entry] = []
-    /// The captures of every entry, one after the other.
+    var trie = MutableTrie()
+    /// One per registered expansion, in registration order (the terminals refer to them).
+    var entries: [Router.Entry] = []
+    /// The capture lists of the entries; identical lists are stored once.
     var captures: [Capture] = []
-    var routes: [Route] = []
-    private var routeIndexByID: [String: Int] = [:]
+    /// Where each distinct capture list starts in ``captures``.
+    private var captureRuns: [[Capture]: Int32] = [[]: 0]
+    /// The capture list of the last entry (consecutive routes mostly share theirs).
+    private var lastCaptureRun: Range<Int> = 0..<0
+    /// The routes, in registration order.
+    var routes = RouteList()
+    private var routeInterning = RouteList.Interning()
+    var routeIndexByID = RouteIDIndex()
     /// The most routes this builder accepts (DESIGN §7: 1,000,000 by default).
     public var maximumRoutes: Int
 
@@ -62,18 +41,17 @@ public struct RouterBuilder: Sendable {
     /// Makes room for `count` more routes of about one pattern each, so that large configs
     /// do not regrow the tables again and again.
     public mutating func reserveCapacity(_ count: Int) {
-        routes.reserveCapacity(routes.count + count)
+        routes.reserveCapacity(count)
+        routeIndexByID.reserveCapacity(count, in: routes)
         entries.reserveCapacity(entries.count + count)
-        captures.reserveCapacity(captures.count + count)
-        routeIndexByID.reserveCapacity(routeIndexByID.count + count)
-        nodes.reserveCapacity(nodes.count + count)
+        trie.reserveCapacity(count)
     }
 
     /// Whether a route with this id is registered.
-    public func contains(routeID: String) -> Bool { routeIndexByID[routeID] != nil }
+    public func contains(routeID: String) -> Bool { routeIndex(id: routeID) != nil }
 
     /// The registration index of the route `id`, or `nil`.
-    public func routeIndex(id: String) -> Int? { routeIndexByID[id] }
+    public func routeIndex(id: String) -> Int? { routeIndexByID.index(of: id, in: routes) }
 
     /// Registers a route and all its patterns, or nothing if any of them is refused.
     ///
@@ -84,7 +62,9 @@ public struct RouterBuilder: Sendable {
         guard !route.id.isEmpty else {
             throw RouteRegistrationError(kind: .invalidID, routeID: route.id, message: "the route id is empty")
         }
-        guard routeIndexByID[route.id] == nil else {
+        var id = route.id
+        let idHash = id.withUTF8 { ByteHash.hash($0) }
+        guard id.withUTF8({ routeIndexByID.index(of: $0, hash: idHash, in: routes) }) == nil else {
             throw RouteRegistrationError(
                 kind: .duplicateID, routeID: route.id, message: "the route id '\(route.id)' is registered twice")
         }
@@ -96,13 +76,22 @@ public struct RouterBuilder: Sendable {
         guard !route.patterns.isEmpty else {
             throw RouteRegistrationError(kind: .invalidPattern, routeID: route.id, message: "the route has no pattern")
         }
-        // The common case, one plain pattern and no web/minAppVersion to check: no lists.
+        // The common case, one plain pattern and no web/minAppVersion to check: straight from
+        // the pattern's bytes into the trie.
         if route.patterns.count == 1, route.web == nil, route.minAppVersion == nil,
-            let plain = PatternParser.parsePlainPath(route.patterns[0])
+            let (node, captureStart) = walkCreatingPlainPath(route.patterns[0])
         {
-            try registerSingle(route, plain, patternNumber: 0)
+            try checkConflict(route, patternText: route.patterns[0], scheme: nil, host: nil, at: node, captureStart: captureStart)
+            let routeIndex = appendRoute(route, idHash: idHash)
+            addEntry(at: node, route: routeIndex, patternNumber: 0, scheme: nil, host: nil, captureStart: captureStart)
             return
         }
+        try registerParsed(route, idHash: idHash)
+    }
+
+    /// Registers a route whose patterns need the full parser (groups, constraints, scheme/host),
+    /// or whose `web` and `minAppVersion` need checking.
+    private mutating func registerParsed(_ route: Route, idHash: Int) throws(RouteRegistrationError) {
         var expansions: [RoutePattern] = []
         var patternNumbers: [Int] = []
         for (number, text) in route.patterns.enumerated() {
@@ -135,71 +124,93 @@ public struct RouterBuilder: Sendable {
             }
         }
         if expansions.count == 1 {
-            try registerSingle(route, expansions[0], patternNumber: patternNumbers[0])
+            // A conflict can only be found at a node that existed, so every node on the way
+            // existed too and a refused route still leaves no trace.
+            let pattern = expansions[0]
+            let (node, captureStart) = walkCreating(pattern.segments)
+            try checkConflict(
+                route, patternText: pattern.text, scheme: pattern.scheme, host: pattern.host, at: node, captureStart: captureStart)
+            let routeIndex = appendRoute(route, idHash: idHash)
+            addEntry(
+                at: node, route: routeIndex, patternNumber: patternNumbers[0], scheme: pattern.scheme, host: pattern.host,
+                captureStart: captureStart)
             return
         }
         // Check every expansion before changing anything, so a refused route leaves no trace.
-        var claimed: [(node: Int, scheme: String?, host: String?)] = []
-        var planned: [(pattern: RoutePattern, node: Int?)] = []
-        var plannedNumbers: [Int] = []
+        var claimed: [(node: Int32, scheme: String?, host: String?)] = []
+        var planned: [(pattern: RoutePattern, number: Int)] = []
         for (expansionIndex, pattern) in expansions.enumerated() {
             let node = existingNode(for: pattern.segments)
             if let node {
-                try checkConflict(route, pattern, at: node)
+                try checkConflict(route, patternText: pattern.text, scheme: pattern.scheme, host: pattern.host, at: node, captureStart: nil)
+                // Expansions of this same route that coincide are registered once.
+                if claimed.contains(where: { $0.node == node && $0.scheme == pattern.scheme && $0.host == pattern.host }) {
+                    continue
+                }
+                claimed.append((node, pattern.scheme, pattern.host))
             }
-            // Expansions of this same route that coincide are registered once.
-            if let node, claimed.contains(where: { $0.node == node && $0.scheme == pattern.scheme && $0.host == pattern.host }) {
-                continue
-            }
-            if let node { claimed.append((node, pattern.scheme, pattern.host)) }
-            planned.append((pattern, node))
-            plannedNumbers.append(patternNumbers[expansionIndex])
+            planned.append((pattern, patternNumbers[expansionIndex]))
         }
-        let routeIndex = routes.count
-        routes.append(route)
-        routeIndexByID[route.id] = routeIndex
-        if planned.count == 1 {
-            insert(planned[0].pattern, route: routeIndex, patternNumber: plannedNumbers[0])
-            return
-        }
+        let routeIndex = appendRoute(route, idHash: idHash)
         var inserted = Set<[PatternSegment]>()
-        for (position, (pattern, _)) in planned.enumerated() {
+        for (pattern, number) in planned {
             let key = [PatternSegment.literal(pattern.scheme ?? ""), .literal(pattern.host ?? "")] + pattern.segments
             guard inserted.insert(key).inserted else { continue }
-            insert(pattern, route: routeIndex, patternNumber: plannedNumbers[position])
+            let (node, captureStart) = walkCreating(pattern.segments)
+            addEntry(
+                at: node, route: routeIndex, patternNumber: number, scheme: pattern.scheme, host: pattern.host, captureStart: captureStart)
         }
     }
 
-    /// A route with one expansion: one walk that creates the missing nodes. A conflict can
-    /// only be found at a node that existed, so every node on the way existed too and a
-    /// refused route still leaves no trace.
-    private mutating func registerSingle(
-        _ route: Route, _ pattern: RoutePattern, patternNumber: Int
+    /// Throws when a pattern of another route at `node` has the same scheme/host restriction;
+    /// the captures appended from `captureStart` on (if any) are dropped then.
+    private mutating func checkConflict(
+        _ route: Route, patternText: String, scheme: String?, host: String?, at node: Int32, captureStart: Int?
     ) throws(RouteRegistrationError) {
-        let (node, captureStart) = walkCreating(pattern.segments)
-        do {
-            try checkConflict(route, pattern, at: node)
-        } catch {
-            captures.removeSubrange(captureStart...)
-            throw error
-        }
-        let routeIndex = routes.count
-        routes.append(route)
-        routeIndexByID[route.id] = routeIndex
-        addTerminal(at: node, pattern, route: routeIndex, patternNumber: patternNumber, captureStart: captureStart)
+        guard let entryIndex = trie.entry(at: node, scheme: scheme, host: host) else { return }
+        if let captureStart { captures.removeSubrange(captureStart...) }
+        let entry = entries[Int(entryIndex)]
+        let otherID = routes.id(at: Int(entry.route))
+        throw RouteRegistrationError(
+            kind: .conflict, routeID: route.id, otherRouteID: otherID,
+            message: "pattern '\(patternText)' accepts exactly the same URLs as route '\(otherID)' "
+                + "(pattern '\(routes.pattern(at: Int(entry.route), number: Int(entry.pattern)))')")
     }
 
-    /// Throws when a pattern of another route at `node` has the same scheme/host restriction.
-    private func checkConflict(_ route: Route, _ pattern: RoutePattern, at node: Int) throws(RouteRegistrationError) {
-        for terminal in nodes[node].terminals
-        where terminal.scheme == pattern.scheme && terminal.host == pattern.host {
-            let entry = entries[terminal.entry]
-            let other = routes[entry.route]
-            throw RouteRegistrationError(
-                kind: .conflict, routeID: route.id, otherRouteID: other.id,
-                message: "pattern '\(pattern.text)' accepts exactly the same URLs as route '\(other.id)' "
-                    + "(pattern '\(other.patterns[entry.patternIndex])')")
+    /// Appends an accepted route; returns its index.
+    private mutating func appendRoute(_ route: Route, idHash: Int) -> Int {
+        let index = routes.count
+        routes.append(route, interning: &routeInterning)
+        routeIndexByID.insert(index, hash: idHash, in: routes)
+        return index
+    }
+
+    /// Records the expansion `patternNumber` of `route` ending at `node`, whose captures were
+    /// appended to ``captures`` from `captureStart` on (stored once per distinct list).
+    private mutating func addEntry(
+        at node: Int32, route: Int, patternNumber: Int, scheme: String?, host: String?, captureStart: Int
+    ) {
+        let run = captureStart..<captures.count
+        let start: Int
+        if run.isEmpty {
+            start = 0
+        } else if captures[lastCaptureRun] == captures[run] {
+            start = lastCaptureRun.lowerBound
+            captures.removeSubrange(run)
+        } else {
+            let list = Array(captures[run])
+            if let known = captureRuns[list] {
+                start = Int(known)
+                captures.removeSubrange(run)
+            } else {
+                start = captureStart
+                captureRuns[list] = Int32(start)
+            }
         }
+        lastCaptureRun = start..<start + run.count
+        entries.append(
+            Router.Entry(route: Int32(route), pattern: Int32(patternNumber), captureStart: Int32(start), captureCount: Int32(run.count)))
+        trie.addTerminal(at: node, entry: Int32(entries.count - 1), scheme: scheme, host: host)
     }
 
     /// Freezes the routes into an immutable, lock-free ``Router``.
@@ -207,93 +218,68 @@ public struct RouterBuilder: Sendable {
         Router(builder: self)
     }
 
-    // MARK: - Trie
+    // MARK: - Walking the trie
 
-    private func existingNode(for segments: [PatternSegment]) -> Int? {
-        var node = 0
-        for segment in segments {
-            let next: Int?
-            switch segment {
-            case .literal(let text): next = nodes[node].literals[text]
-            case .parameter(_, let constraint?): next = nodes[node].constrained[constraint]
-            case .parameter(_, nil): next = nodes[node].parameter
-            case .catchAll: next = nodes[node].catchAll
+    /// For a plain path pattern (see ``PatternParser/isPlainPath(_:)``): walks its segments from
+    /// the root, creating missing nodes; returns the last node and where its captures start in
+    /// ``captures``. `nil`, with nothing changed, when the pattern is not plain.
+    private mutating func walkCreatingPlainPath(_ pattern: String) -> (node: Int32, captureStart: Int)? {
+        var pattern = pattern
+        return pattern.withUTF8 { bytes -> (node: Int32, captureStart: Int)? in
+            guard PatternParser.isPlainPath(bytes) else { return nil }
+            let captureStart = captures.count
+            var node = MutableTrie.root
+            var index = 0
+            PatternParser.forEachPlainSegment(bytes) { segment, isParameter in
+                if isParameter {
+                    captures.append(Capture(name: String(decoding: segment, as: UTF8.self), segment: index, isCatchAll: false))
+                    node = trie.makeParameterChild(of: node)
+                } else {
+                    node = trie.makeLiteralChild(of: node, segment)
+                }
+                index += 1
             }
-            guard let next else { return nil }
-            node = next
+            return (node, captureStart)
         }
-        return node
-    }
-
-    private mutating func insert(_ pattern: RoutePattern, route: Int, patternNumber: Int) {
-        let (node, captureStart) = walkCreating(pattern.segments)
-        addTerminal(at: node, pattern, route: route, patternNumber: patternNumber, captureStart: captureStart)
-    }
-
-    /// Records the expansion `pattern` of `route` ending at `node`, whose captures were
-    /// appended to ``captures`` from `captureStart` on.
-    private mutating func addTerminal(
-        at node: Int, _ pattern: RoutePattern, route: Int, patternNumber: Int, captureStart: Int
-    ) {
-        entries.append(
-            Entry(
-                route: route, patternIndex: patternNumber, captureStart: captureStart,
-                captureCount: captures.count - captureStart))
-        nodes[node].terminals.append(Terminal(entry: entries.count - 1, scheme: pattern.scheme, host: pattern.host))
     }
 
     /// Walks `segments` from the root, creating missing nodes; returns the last node and the
     /// index in ``captures`` where the captures along the way were appended.
-    private mutating func walkCreating(_ segments: [PatternSegment]) -> (node: Int, captureStart: Int) {
-        var node = 0
+    private mutating func walkCreating(_ segments: [PatternSegment]) -> (node: Int32, captureStart: Int) {
+        var node = MutableTrie.root
         let captureStart = captures.count
         for (index, segment) in segments.enumerated() {
             switch segment {
-            case .literal(let text):
-                node = literalChild(of: node, text)
+            case .literal(var text):
+                node = text.withUTF8 { trie.makeLiteralChild(of: node, $0) }
             case .parameter(let name, let constraint?):
                 captures.append(Capture(name: name, segment: index, isCatchAll: false))
-                node = constrainedChild(of: node, constraint)
+                node = trie.makeConstrainedChild(of: node, constraint)
             case .parameter(let name, nil):
                 captures.append(Capture(name: name, segment: index, isCatchAll: false))
-                node = parameterChild(of: node)
+                node = trie.makeParameterChild(of: node)
             case .catchAll(let name):
                 captures.append(Capture(name: name, segment: index, isCatchAll: true))
-                node = catchAllChild(of: node)
+                node = trie.makeCatchAllChild(of: node)
             }
         }
         return (node, captureStart)
     }
 
-    // One function per edge kind: a key path with a subscript argument would be instantiated
-    // at run time on every call, which dominated building large tables.
-
-    private mutating func literalChild(of node: Int, _ text: String) -> Int {
-        if let existing = nodes[node].literals[text] { return existing }
-        nodes[node].literals[text] = nodes.count
-        return appendNode()
-    }
-
-    private mutating func constrainedChild(of node: Int, _ constraint: ParameterConstraint) -> Int {
-        if let existing = nodes[node].constrained[constraint] { return existing }
-        nodes[node].constrained[constraint] = nodes.count
-        return appendNode()
-    }
-
-    private mutating func parameterChild(of node: Int) -> Int {
-        if let existing = nodes[node].parameter { return existing }
-        nodes[node].parameter = nodes.count
-        return appendNode()
-    }
-
-    private mutating func catchAllChild(of node: Int) -> Int {
-        if let existing = nodes[node].catchAll { return existing }
-        nodes[node].catchAll = nodes.count
-        return appendNode()
-    }
-
-    private mutating func appendNode() -> Int {
-        nodes.append(Node())
-        return nodes.count - 1
+    /// The node `segments` lead to from the root, if every node on the way exists.
+    private func existingNode(for segments: [PatternSegment]) -> Int32? {
+        var node = MutableTrie.root
+        for segment in segments {
+            let next: Int32?
+            switch segment {
+            case .literal(var text): next = text.withUTF8 { trie.literalChild(of: node, $0) }
+            case .parameter(_, let constraint?): next = trie.constrainedChild(of: node, constraint)
+            case .parameter(_, nil): next = trie.parameterChild(of: node)
+            case .catchAll: next = trie.catchAllChild(of: node)
+            }
+            guard let next else { return nil }
+            node = next
+        }
+        return node
     }
 }

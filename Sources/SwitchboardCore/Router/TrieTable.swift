@@ -193,7 +193,7 @@ final class TrieTable: @unchecked Sendable {
     }
 
     /// Orders labels for binary search, the same order as ``compare(_:_:)``.
-    static func labelPrecedes(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+    static func labelPrecedes(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
         lhs.count != rhs.count ? lhs.count < rhs.count : lhs.lexicographicallyPrecedes(rhs)
     }
 }

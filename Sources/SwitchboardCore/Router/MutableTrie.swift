@@ -1,0 +1,306 @@
+/// The trie of a ``RouterBuilder`` while routes are registered: flat arrays of small structs,
+/// the children and terminals of a node in linked lists through them, and one hash table for
+/// all static edges keyed by (node, label number), so registering a segment allocates nothing
+/// and hashes its bytes once. ``freeze()`` turns it into the immutable ``TrieTable``, node for
+/// node.
+struct MutableTrie: Sendable {
+    /// 32 bytes; -1 is "none" for every link.
+    struct Node: Sendable {
+        var firstLiteral: Int32 = -1
+        var literalCount: Int32 = 0
+        var firstConstrained: Int32 = -1
+        var constrainedCount: Int32 = 0
+        var parameter: Int32 = -1
+        var catchAll: Int32 = -1
+        var firstTerminal: Int32 = -1
+        var terminalCount: Int32 = 0
+    }
+
+    /// A static edge from `parent` to `child`; `next` is the parent's next static edge.
+    struct LiteralEdge: Sendable {
+        var parent: Int32
+        var label: Int32
+        var child: Int32
+        var next: Int32
+    }
+
+    struct ConstrainedEdge: Sendable {
+        var constraint: ParameterConstraint
+        var child: Int32
+        var next: Int32
+    }
+
+    /// A pattern expansion ending at a node: its entry, and its restriction as indexes into
+    /// ``strings`` (-1: no scheme, no host).
+    struct Terminal: Sendable {
+        var entry: Int32
+        var scheme: Int32
+        var host: Int32
+        var next: Int32
+
+        /// scheme+host (2) > scheme (1) > none (0).
+        var specificity: Int { host >= 0 ? 2 : (scheme >= 0 ? 1 : 0) }
+    }
+
+    static let root: Int32 = 0
+
+    private(set) var nodes: [Node] = [Node()]
+    private var literalEdges: [LiteralEdge] = []
+    /// Open addressing over `literalEdges` by (parent, label): edge indexes, -1 for an empty
+    /// slot; a power of two, at most half full.
+    private var edgeSlots = [Int32](repeating: -1, count: 16)
+    private var constrainedEdges: [ConstrainedEdge] = []
+    private var labels = LabelTable()
+    private var terminals: [Terminal] = []
+    /// The schemes and hosts of restricted patterns (few), numbered.
+    private var strings: [String] = []
+    private var stringIndex: [String: Int32] = [:]
+
+    /// Makes room for about `count` more nodes (and as many static edges and terminals).
+    mutating func reserveCapacity(_ count: Int) {
+        nodes.reserveCapacity(nodes.count + count)
+        literalEdges.reserveCapacity(literalEdges.count + count)
+        terminals.reserveCapacity(terminals.count + count)
+        labels.reserveCapacity(count / 2)
+        while (literalEdges.count + count) * 2 > edgeSlots.count { growEdgeSlots() }
+    }
+
+    // MARK: - Finding children
+
+    /// The child of `node` through the static segment `label`, if there is one.
+    func literalChild(of node: Int32, _ label: UnsafeBufferPointer<UInt8>) -> Int32? {
+        guard nodes[Int(node)].literalCount > 0, let number = labels.find(label) else { return nil }
+        return literalEdgeIndex(parent: node, label: number, hash: ByteHash.hash(node, number)).map {
+            literalEdges[Int($0)].child
+        }
+    }
+
+    func constrainedChild(of node: Int32, _ constraint: ParameterConstraint) -> Int32? {
+        var edge = nodes[Int(node)].firstConstrained
+        while edge >= 0 {
+            if constrainedEdges[Int(edge)].constraint == constraint { return constrainedEdges[Int(edge)].child }
+            edge = constrainedEdges[Int(edge)].next
+        }
+        return nil
+    }
+
+    func parameterChild(of node: Int32) -> Int32? {
+        let child = nodes[Int(node)].parameter
+        return child >= 0 ? child : nil
+    }
+
+    func catchAllChild(of node: Int32) -> Int32? {
+        let child = nodes[Int(node)].catchAll
+        return child >= 0 ? child : nil
+    }
+
+    // MARK: - Making children (the existing one when there is one)
+
+    mutating func makeLiteralChild(of node: Int32, _ label: UnsafeBufferPointer<UInt8>) -> Int32 {
+        let number = labels.intern(label)
+        let hash = ByteHash.hash(node, number)
+        if let edge = literalEdgeIndex(parent: node, label: number, hash: hash) { return literalEdges[Int(edge)].child }
+        if (literalEdges.count + 1) * 2 > edgeSlots.count { growEdgeSlots() }
+        let child = appendNode()
+        let edge = Int32(literalEdges.count)
+        literalEdges.append(LiteralEdge(parent: node, label: number, child: child, next: nodes[Int(node)].firstLiteral))
+        nodes[Int(node)].firstLiteral = edge
+        nodes[Int(node)].literalCount += 1
+        insertEdgeSlot(edge, hash: hash)
+        return child
+    }
+
+    mutating func makeConstrainedChild(of node: Int32, _ constraint: ParameterConstraint) -> Int32 {
+        if let existing = constrainedChild(of: node, constraint) { return existing }
+        let child = appendNode()
+        constrainedEdges.append(
+            ConstrainedEdge(constraint: constraint, child: child, next: nodes[Int(node)].firstConstrained))
+        nodes[Int(node)].firstConstrained = Int32(constrainedEdges.count - 1)
+        nodes[Int(node)].constrainedCount += 1
+        return child
+    }
+
+    mutating func makeParameterChild(of node: Int32) -> Int32 {
+        if let existing = parameterChild(of: node) { return existing }
+        let child = appendNode()
+        nodes[Int(node)].parameter = child
+        return child
+    }
+
+    mutating func makeCatchAllChild(of node: Int32) -> Int32 {
+        if let existing = catchAllChild(of: node) { return existing }
+        let child = appendNode()
+        nodes[Int(node)].catchAll = child
+        return child
+    }
+
+    private mutating func appendNode() -> Int32 {
+        nodes.append(Node())
+        return Int32(nodes.count - 1)
+    }
+
+    // MARK: - Terminals
+
+    /// The entry of the pattern ending at `node` with exactly this scheme/host restriction, if any.
+    func entry(at node: Int32, scheme: String?, host: String?) -> Int32? {
+        guard let scheme = find(scheme), let host = find(host) else { return nil }
+        var index = nodes[Int(node)].firstTerminal
+        while index >= 0 {
+            let terminal = terminals[Int(index)]
+            if terminal.scheme == scheme, terminal.host == host { return terminal.entry }
+            index = terminal.next
+        }
+        return nil
+    }
+
+    /// Records that the pattern of `entry`, restricted to `scheme`/`host`, ends at `node`.
+    mutating func addTerminal(at node: Int32, entry: Int32, scheme: String?, host: String?) {
+        let terminal = Terminal(
+            entry: entry, scheme: intern(scheme), host: intern(host), next: nodes[Int(node)].firstTerminal)
+        terminals.append(terminal)
+        nodes[Int(node)].firstTerminal = Int32(terminals.count - 1)
+        nodes[Int(node)].terminalCount += 1
+    }
+
+    /// The number of `text` (-1 for none), or `nil` when no pattern uses it.
+    private func find(_ text: String?) -> Int32? {
+        guard let text else { return -1 }
+        return stringIndex[text]
+    }
+
+    private mutating func intern(_ text: String?) -> Int32 {
+        guard let text else { return -1 }
+        if let known = stringIndex[text] { return known }
+        strings.append(text)
+        stringIndex[text] = Int32(strings.count - 1)
+        return Int32(strings.count - 1)
+    }
+
+    // MARK: - Static edge table
+
+    private func literalEdgeIndex(parent: Int32, label: Int32, hash: Int) -> Int32? {
+        let mask = edgeSlots.count - 1
+        var slot = hash & mask
+        while true {
+            let edge = edgeSlots[slot]
+            guard edge >= 0 else { return nil }
+            let candidate = literalEdges[Int(edge)]
+            if candidate.parent == parent, candidate.label == label { return edge }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    private mutating func insertEdgeSlot(_ edge: Int32, hash: Int) {
+        let mask = edgeSlots.count - 1
+        var slot = hash & mask
+        while edgeSlots[slot] >= 0 { slot = (slot + 1) & mask }
+        edgeSlots[slot] = edge
+    }
+
+    private mutating func growEdgeSlots() {
+        edgeSlots = [Int32](repeating: -1, count: edgeSlots.count * 2)
+        for (index, edge) in literalEdges.enumerated() {
+            insertEdgeSlot(Int32(index), hash: ByteHash.hash(edge.parent, edge.label))
+        }
+    }
+
+    // MARK: - Freezing
+
+    /// The immutable table: node `n` here is node `n` there; static edges sorted for binary
+    /// search, constrained edges in priority order, terminals most specific first (then in
+    /// registration order).
+    func freeze() -> TrieTable {
+        var frozenNodes: [TrieTable.Node] = []
+        frozenNodes.reserveCapacity(nodes.count)
+        var staticEdges: [TrieTable.StaticEdge] = []
+        staticEdges.reserveCapacity(literalEdges.count)
+        var frozenConstrained: [TrieTable.ConstrainedEdge] = []
+        var constraints: [SegmentConstraint] = []
+        var constraintIndex: [ParameterConstraint: Int32] = [:]
+        var frozenTerminals: [TrieTable.Terminal] = []
+        frozenTerminals.reserveCapacity(terminals.count)
+        var siblings: [LiteralEdge] = []
+        var restricted: [Terminal] = []
+
+        labels.bytes.withUnsafeBufferPointer { labelBytes in
+            func staticEdge(_ edge: LiteralEdge) -> TrieTable.StaticEdge {
+                let span = labels.spans[Int(edge.label)]
+                return TrieTable.StaticEdge(labelOffset: span.start, labelCount: span.count, child: edge.child)
+            }
+            func precedes(_ lhs: LiteralEdge, _ rhs: LiteralEdge) -> Bool {
+                let left = labels.spans[Int(lhs.label)]
+                let right = labels.spans[Int(rhs.label)]
+                return TrieTable.labelPrecedes(
+                    UnsafeBufferPointer(rebasing: labelBytes[Int(left.start)..<Int(left.start + left.count)]),
+                    UnsafeBufferPointer(rebasing: labelBytes[Int(right.start)..<Int(right.start + right.count)]))
+            }
+            for node in nodes {
+                var frozen = TrieTable.Node()
+                frozen.staticStart = Int32(staticEdges.count)
+                frozen.staticCount = node.literalCount
+                if node.literalCount == 1 {
+                    staticEdges.append(staticEdge(literalEdges[Int(node.firstLiteral)]))
+                } else if node.literalCount > 1 {
+                    siblings.removeAll(keepingCapacity: true)
+                    var edge = node.firstLiteral
+                    while edge >= 0 {
+                        siblings.append(literalEdges[Int(edge)])
+                        edge = literalEdges[Int(edge)].next
+                    }
+                    siblings.sort(by: precedes)
+                    for sibling in siblings { staticEdges.append(staticEdge(sibling)) }
+                }
+
+                frozen.constrainedStart = Int32(frozenConstrained.count)
+                frozen.constrainedCount = node.constrainedCount
+                if node.constrainedCount > 0 {
+                    var edges: [ConstrainedEdge] = []
+                    var edge = node.firstConstrained
+                    while edge >= 0 {
+                        edges.append(constrainedEdges[Int(edge)])
+                        edge = constrainedEdges[Int(edge)].next
+                    }
+                    for edge in edges.sorted(by: { $0.constraint < $1.constraint }) {
+                        let index: Int32
+                        if let existing = constraintIndex[edge.constraint] {
+                            index = existing
+                        } else {
+                            // Patterns were validated when parsed; a regex that fails now accepts nothing.
+                            constraints.append((try? SegmentConstraint(edge.constraint)) ?? .regexNeverMatching)
+                            index = Int32(constraints.count - 1)
+                            constraintIndex[edge.constraint] = index
+                        }
+                        frozenConstrained.append(TrieTable.ConstrainedEdge(constraint: index, child: edge.child))
+                    }
+                }
+                frozen.parameter = node.parameter
+                frozen.catchAll = node.catchAll
+
+                frozen.terminalStart = Int32(frozenTerminals.count)
+                frozen.terminalCount = node.terminalCount
+                if node.terminalCount == 1 {
+                    let terminal = terminals[Int(node.firstTerminal)]
+                    frozenTerminals.append(TrieTable.Terminal(entry: terminal.entry, scheme: terminal.scheme, host: terminal.host))
+                } else if node.terminalCount > 1 {
+                    restricted.removeAll(keepingCapacity: true)
+                    var index = node.firstTerminal
+                    while index >= 0 {
+                        restricted.append(terminals[Int(index)])
+                        index = terminals[Int(index)].next
+                    }
+                    // Entries are numbered in registration order.
+                    restricted.sort {
+                        $0.specificity != $1.specificity ? $0.specificity > $1.specificity : $0.entry < $1.entry
+                    }
+                    for terminal in restricted {
+                        frozenTerminals.append(TrieTable.Terminal(entry: terminal.entry, scheme: terminal.scheme, host: terminal.host))
+                    }
+                }
+                frozenNodes.append(frozen)
+            }
+        }
+        return TrieTable(
+            nodes: frozenNodes, staticEdges: staticEdges, labels: labels.bytes, constrainedEdges: frozenConstrained,
+            terminals: frozenTerminals, constraints: constraints, strings: strings)
+    }
+}
