@@ -19,7 +19,7 @@ struct LabelTable: Sendable {
     mutating func intern(_ label: UnsafeBufferPointer<UInt8>) -> Int32 {
         let hash = ByteHash.hash(label)
         if let known = find(label, hash: hash) { return known }
-        if (spans.count + 1) * 2 > slots.count { grow() }
+        if (spans.count + 1) * 2 > slots.count { grow(to: slots.count * 2) }
         let number = Int32(spans.count)
         spans.append(Span(start: Int32(bytes.count), count: Int32(label.count)))
         bytes.append(contentsOf: label)
@@ -30,12 +30,6 @@ struct LabelTable: Sendable {
     /// The number of `label`, or `nil` when it was never interned.
     func find(_ label: UnsafeBufferPointer<UInt8>) -> Int32? {
         find(label, hash: ByteHash.hash(label))
-    }
-
-    /// Makes room for about `count` more labels.
-    mutating func reserveCapacity(_ count: Int) {
-        spans.reserveCapacity(spans.count + count)
-        while (spans.count + count) * 2 > slots.count { grow() }
     }
 
     private func find(_ label: UnsafeBufferPointer<UInt8>, hash: Int) -> Int32? {
@@ -63,8 +57,8 @@ struct LabelTable: Sendable {
         slots[slot] = number
     }
 
-    private mutating func grow() {
-        slots = [Int32](repeating: -1, count: slots.count * 2)
+    private mutating func grow(to capacity: Int) {
+        slots = [Int32](repeating: -1, count: capacity)
         let spans = self.spans
         let bytes = self.bytes
         bytes.withUnsafeBufferPointer { stored in

@@ -16,12 +16,19 @@ struct MutableTrie: Sendable {
         var terminalCount: Int32 = 0
     }
 
-    /// A static edge from `parent` to `child`; `next` is the parent's next static edge.
+    /// A static edge to `child`; `next` is the parent's next static edge.
     struct LiteralEdge: Sendable {
-        var parent: Int32
         var label: Int32
         var child: Int32
         var next: Int32
+    }
+
+    /// A slot of the static edge table; `parent` is -1 when empty.
+    struct EdgeSlot: Sendable {
+        static let empty = EdgeSlot(parent: -1, label: 0, child: 0)
+        var parent: Int32
+        var label: Int32
+        var child: Int32
     }
 
     struct ConstrainedEdge: Sendable {
@@ -46,9 +53,9 @@ struct MutableTrie: Sendable {
 
     private(set) var nodes: [Node] = [Node()]
     private var literalEdges: [LiteralEdge] = []
-    /// Open addressing over `literalEdges` by (parent, label): edge indexes, -1 for an empty
-    /// slot; a power of two, at most half full.
-    private var edgeSlots = [Int32](repeating: -1, count: 16)
+    /// Open addressing over the static edges by (parent, label), each slot holding the whole
+    /// key and the child so that a probe touches one cache line; a power of two, at most half full.
+    private var edgeSlots = [EdgeSlot](repeating: .empty, count: 16)
     private var constrainedEdges: [ConstrainedEdge] = []
     private var labels = LabelTable()
     private var terminals: [Terminal] = []
@@ -61,8 +68,9 @@ struct MutableTrie: Sendable {
         nodes.reserveCapacity(nodes.count + count)
         literalEdges.reserveCapacity(literalEdges.count + count)
         terminals.reserveCapacity(terminals.count + count)
-        labels.reserveCapacity(count / 2)
-        while (literalEdges.count + count) * 2 > edgeSlots.count { growEdgeSlots() }
+        var capacity = edgeSlots.count
+        while (literalEdges.count + count) * 2 > capacity { capacity *= 2 }
+        if capacity > edgeSlots.count { growEdgeSlots(to: capacity) }
     }
 
     // MARK: - Finding children
@@ -70,9 +78,7 @@ struct MutableTrie: Sendable {
     /// The child of `node` through the static segment `label`, if there is one.
     func literalChild(of node: Int32, _ label: UnsafeBufferPointer<UInt8>) -> Int32? {
         guard nodes[Int(node)].literalCount > 0, let number = labels.find(label) else { return nil }
-        return literalEdgeIndex(parent: node, label: number, hash: ByteHash.hash(node, number)).map {
-            literalEdges[Int($0)].child
-        }
+        return literalChild(parent: node, label: number, hash: ByteHash.hash(node, number))
     }
 
     func constrainedChild(of node: Int32, _ constraint: ParameterConstraint) -> Int32? {
@@ -99,14 +105,14 @@ struct MutableTrie: Sendable {
     mutating func makeLiteralChild(of node: Int32, _ label: UnsafeBufferPointer<UInt8>) -> Int32 {
         let number = labels.intern(label)
         let hash = ByteHash.hash(node, number)
-        if let edge = literalEdgeIndex(parent: node, label: number, hash: hash) { return literalEdges[Int(edge)].child }
-        if (literalEdges.count + 1) * 2 > edgeSlots.count { growEdgeSlots() }
+        if let child = literalChild(parent: node, label: number, hash: hash) { return child }
+        if (literalEdges.count + 1) * 2 > edgeSlots.count { growEdgeSlots(to: edgeSlots.count * 2) }
         let child = appendNode()
         let edge = Int32(literalEdges.count)
-        literalEdges.append(LiteralEdge(parent: node, label: number, child: child, next: nodes[Int(node)].firstLiteral))
+        literalEdges.append(LiteralEdge(label: number, child: child, next: nodes[Int(node)].firstLiteral))
         nodes[Int(node)].firstLiteral = edge
         nodes[Int(node)].literalCount += 1
-        insertEdgeSlot(edge, hash: hash)
+        insertEdgeSlot(EdgeSlot(parent: node, label: number, child: child), hash: hash)
         return child
     }
 
@@ -178,29 +184,29 @@ struct MutableTrie: Sendable {
 
     // MARK: - Static edge table
 
-    private func literalEdgeIndex(parent: Int32, label: Int32, hash: Int) -> Int32? {
+    private func literalChild(parent: Int32, label: Int32, hash: Int) -> Int32? {
         let mask = edgeSlots.count - 1
-        var slot = hash & mask
+        var position = hash & mask
         while true {
-            let edge = edgeSlots[slot]
-            guard edge >= 0 else { return nil }
-            let candidate = literalEdges[Int(edge)]
-            if candidate.parent == parent, candidate.label == label { return edge }
-            slot = (slot + 1) & mask
+            let slot = edgeSlots[position]
+            guard slot.parent >= 0 else { return nil }
+            if slot.parent == parent, slot.label == label { return slot.child }
+            position = (position + 1) & mask
         }
     }
 
-    private mutating func insertEdgeSlot(_ edge: Int32, hash: Int) {
+    private mutating func insertEdgeSlot(_ slot: EdgeSlot, hash: Int) {
         let mask = edgeSlots.count - 1
-        var slot = hash & mask
-        while edgeSlots[slot] >= 0 { slot = (slot + 1) & mask }
-        edgeSlots[slot] = edge
+        var position = hash & mask
+        while edgeSlots[position].parent >= 0 { position = (position + 1) & mask }
+        edgeSlots[position] = slot
     }
 
-    private mutating func growEdgeSlots() {
-        edgeSlots = [Int32](repeating: -1, count: edgeSlots.count * 2)
-        for (index, edge) in literalEdges.enumerated() {
-            insertEdgeSlot(Int32(index), hash: ByteHash.hash(edge.parent, edge.label))
+    private mutating func growEdgeSlots(to capacity: Int) {
+        let old = edgeSlots
+        edgeSlots = [EdgeSlot](repeating: .empty, count: capacity)
+        for slot in old where slot.parent >= 0 {
+            insertEdgeSlot(slot, hash: ByteHash.hash(slot.parent, slot.label))
         }
     }
 

@@ -1,28 +1,36 @@
 /// Route id → route index, as an open-addressing hash table of 32-bit indexes into the route
-/// list (the ids themselves are not copied): about 8 bytes per route where a
-/// `[String: Int]` takes about 40. Filled while routes are registered, then kept by the router.
+/// list (the ids themselves are not copied): 16 bytes per route where a `[String: Int]` takes
+/// about 40. Filled while routes are registered, then kept by the router.
 struct RouteIDIndex: Sendable {
-    /// Route indexes, -1 for an empty slot; the count is a power of two, at least twice the
-    /// number of routes.
-    private var slots = [Int32](repeating: -1, count: 16)
+    /// A route index and the low 32 bits of its id's ``ByteHash``: a probe compares ids only
+    /// when those bits agree, and growing never reads the ids again.
+    private struct Slot: Sendable {
+        static let empty = Slot(route: -1, hash: 0)
+        var route: Int32
+        var hash: UInt32
+    }
+
+    /// A power of two, at least twice the number of routes.
+    private var slots = [Slot](repeating: .empty, count: 16)
     private var count = 0
 
-    /// Makes room for `more` routes on top of those in `routes` (the list the index is for).
-    mutating func reserveCapacity(_ more: Int, in routes: RouteList) {
+    /// Makes room for `more` routes on top of those indexed.
+    mutating func reserveCapacity(_ more: Int) {
         var capacity = slots.count
         while capacity < (count + more) * 2 { capacity *= 2 }
-        if capacity > slots.count { rehash(capacity: capacity, routes) }
+        if capacity > slots.count { rehash(capacity: capacity) }
     }
 
     /// The index of the route with the id `bytes` (whose ``ByteHash`` is `hash`) in `routes`.
     func index(of bytes: UnsafeBufferPointer<UInt8>, hash: Int, in routes: RouteList) -> Int? {
         let mask = slots.count - 1
-        var slot = hash & mask
+        let low = UInt32(truncatingIfNeeded: hash)
+        var position = Int(low) & mask
         while true {
-            let candidate = slots[slot]
-            guard candidate >= 0 else { return nil }
-            if routes.idEquals(at: Int(candidate), bytes) { return Int(candidate) }
-            slot = (slot + 1) & mask
+            let slot = slots[position]
+            guard slot.route >= 0 else { return nil }
+            if slot.hash == low, routes.idEquals(at: Int(slot.route), bytes) { return Int(slot.route) }
+            position = (position + 1) & mask
         }
     }
 
@@ -32,28 +40,26 @@ struct RouteIDIndex: Sendable {
         return id.withUTF8 { index(of: $0, hash: ByteHash.hash($0), in: routes) }
     }
 
-    /// Adds the route at `index` of `routes`, whose id has the ``ByteHash`` `hash`.
-    mutating func insert(_ index: Int, hash: Int, in routes: RouteList) {
-        if (count + 1) * 2 > slots.count { rehash(capacity: slots.count * 2, routes) }
-        place(Int32(index), hash: hash)
+    /// Adds the route at `index`, whose id has the ``ByteHash`` `hash`.
+    mutating func insert(_ index: Int, hash: Int) {
+        if (count + 1) * 2 > slots.count { rehash(capacity: slots.count * 2) }
+        place(Slot(route: Int32(index), hash: UInt32(truncatingIfNeeded: hash)))
         count += 1
     }
 
-    private mutating func place(_ index: Int32, hash: Int) {
+    private mutating func place(_ slot: Slot) {
         let mask = slots.count - 1
-        var slot = hash & mask
-        while slots[slot] >= 0 { slot = (slot + 1) & mask }
-        slots[slot] = index
+        var position = Int(slot.hash) & mask
+        while slots[position].route >= 0 { position = (position + 1) & mask }
+        slots[position] = slot
     }
 
-    private mutating func rehash(capacity: Int, _ routes: RouteList) {
+    private mutating func rehash(capacity: Int) {
         let old = slots
-        slots = [Int32](repeating: -1, count: capacity)
-        for index in old where index >= 0 {
-            place(index, hash: routes.idHash(at: Int(index)))
-        }
+        slots = [Slot](repeating: .empty, count: capacity)
+        for slot in old where slot.route >= 0 { place(slot) }
     }
 
     /// Bytes of heap held.
-    var byteCount: Int { slots.count * MemoryLayout<Int32>.stride }
+    var byteCount: Int { slots.count * MemoryLayout<Slot>.stride }
 }

@@ -136,14 +136,6 @@ public struct RouteList: RandomAccessCollection, Sendable {
         }
     }
 
-    /// The ``ByteHash`` of the id of the route at `index`.
-    func idHash(at index: Int) -> Int {
-        let record = records[index]
-        return text.withUnsafeBufferPointer { text in
-            ByteHash.hash(UnsafeBufferPointer(rebasing: text[Int(record.textStart)..<Int(record.textStart + record.idCount)]))
-        }
-    }
-
     /// The pattern number `number` (in the order registered) of the route at `index`.
     func pattern(at index: Int, number: Int) -> String {
         let record = records[index]

@@ -42,7 +42,7 @@ public struct RouterBuilder: Sendable {
     /// do not regrow the tables again and again.
     public mutating func reserveCapacity(_ count: Int) {
         routes.reserveCapacity(count)
-        routeIndexByID.reserveCapacity(count, in: routes)
+        routeIndexByID.reserveCapacity(count)
         entries.reserveCapacity(entries.count + count)
         trie.reserveCapacity(count)
     }
@@ -181,7 +181,7 @@ public struct RouterBuilder: Sendable {
     private mutating func appendRoute(_ route: Route, idHash: Int) -> Int {
         let index = routes.count
         routes.append(route, interning: &routeInterning)
-        routeIndexByID.insert(index, hash: idHash, in: routes)
+        routeIndexByID.insert(index, hash: idHash)
         return index
     }
 
