@@ -72,4 +72,31 @@ struct RouteListTests {
         #expect(match.captures.map(\.value) == ["x", "y"])
         #expect(try router.match(try ParsedURL.parse("shopapp://s/1"), isAppLink: true)?.captures.map(\.name) == ["a"])
     }
+
+    /// Thousands of routes grow every table of the builder (labels, static edges, ids) from its
+    /// smallest size; afterwards every route is still found by URL and by id, and conflicts and
+    /// repeated ids are still refused, naming the route they clash with.
+    @Test func builderTablesGrowWithoutLosingAnything() throws {
+        var builder = RouterBuilder()
+        for n in 0..<5000 {
+            try builder.register(Route(id: "r\(n)", module: "m", patterns: ["/g\(n % 50)/item\(n)/:id"]))
+        }
+        let conflict = #expect(throws: RouteRegistrationError.self) {
+            try builder.register(Route(id: "clash", module: "m", patterns: ["/g7/item4007/:other"]))
+        }
+        #expect(conflict?.kind == .conflict && conflict?.otherRouteID == "r4007")
+        let repeated = #expect(throws: RouteRegistrationError.self) {
+            try builder.register(Route(id: "r123", module: "m", patterns: ["/elsewhere"]))
+        }
+        #expect(repeated?.kind == .duplicateID)
+        let router = builder.build()
+        #expect(router.routes.count == 5000)
+        for n in stride(from: 0, to: 5000, by: 7) {
+            let match = try router.match(try ParsedURL.parse("shopapp://g\(n % 50)/item\(n)/x\(n)"), isAppLink: true)
+            #expect(match?.route.id == "r\(n)")
+            #expect(match?.captures.map(\.value) == ["x\(n)"])
+            #expect(router.routeIndex(id: "r\(n)") == n)
+        }
+        #expect(try router.match(try ParsedURL.parse("shopapp://g1/item2/x"), isAppLink: true)?.route == nil)
+    }
 }
