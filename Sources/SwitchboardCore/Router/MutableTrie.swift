@@ -216,22 +216,62 @@ struct MutableTrie: Sendable {
     /// search, constrained edges in priority order, terminals most specific first (then in
     /// registration order).
     func freeze() -> TrieTable {
-        var frozenNodes: [TrieTable.Node] = []
-        frozenNodes.reserveCapacity(nodes.count)
-        var staticEdges: [TrieTable.StaticEdge] = []
-        staticEdges.reserveCapacity(literalEdges.count)
+        // Constrained edges are rare: gathered first, in node order, into plain arrays.
+        var constrainedStarts: [Int32] = []
         var frozenConstrained: [TrieTable.ConstrainedEdge] = []
         var constraints: [SegmentConstraint] = []
         var constraintIndex: [ParameterConstraint: Int32] = [:]
-        var frozenTerminals: [TrieTable.Terminal] = []
-        frozenTerminals.reserveCapacity(terminals.count)
+        if !constrainedEdges.isEmpty {
+            constrainedStarts.reserveCapacity(nodes.count)
+            for node in nodes {
+                constrainedStarts.append(Int32(frozenConstrained.count))
+                guard node.constrainedCount > 0 else { continue }
+                var edges: [ConstrainedEdge] = []
+                var edge = node.firstConstrained
+                while edge >= 0 {
+                    edges.append(constrainedEdges[Int(edge)])
+                    edge = constrainedEdges[Int(edge)].next
+                }
+                for edge in edges.sorted(by: { $0.constraint < $1.constraint }) {
+                    let index: Int32
+                    if let existing = constraintIndex[edge.constraint] {
+                        index = existing
+                    } else {
+                        // Patterns were validated when parsed; a regex that fails now accepts nothing.
+                        constraints.append((try? SegmentConstraint(edge.constraint)) ?? .regexNeverMatching)
+                        index = Int32(constraints.count - 1)
+                        constraintIndex[edge.constraint] = index
+                    }
+                    frozenConstrained.append(TrieTable.ConstrainedEdge(constraint: index, child: edge.child))
+                }
+            }
+        }
+        return TrieTable(
+            nodeCount: nodes.count, staticEdgeCount: literalEdges.count, terminalCount: terminals.count,
+            labels: labels.bytes, constrainedEdges: frozenConstrained, constraints: constraints, strings: strings
+        ) { frozenNodes, staticEdges, frozenTerminals in
+            fill(frozenNodes, staticEdges, frozenTerminals, constrainedStarts: constrainedStarts)
+        }
+    }
+
+    /// Writes the frozen nodes, static edges and terminals (see ``freeze()``).
+    private func fill(
+        _ frozenNodes: UnsafeMutableBufferPointer<TrieTable.Node>, _ staticEdges: UnsafeMutableBufferPointer<TrieTable.StaticEdge>,
+        _ frozenTerminals: UnsafeMutableBufferPointer<TrieTable.Terminal>, constrainedStarts: [Int32]
+    ) {
+        var staticCount = 0
+        var terminalCount = 0
         var siblings: [LiteralEdge] = []
         var restricted: [Terminal] = []
-
         labels.bytes.withUnsafeBufferPointer { labelBytes in
-            func staticEdge(_ edge: LiteralEdge) -> TrieTable.StaticEdge {
+            func appendStaticEdge(_ edge: LiteralEdge) {
                 let span = labels.spans[Int(edge.label)]
-                return TrieTable.StaticEdge(labelOffset: span.start, labelCount: span.count, child: edge.child)
+                staticEdges[staticCount] = TrieTable.StaticEdge(labelOffset: span.start, labelCount: span.count, child: edge.child)
+                staticCount += 1
+            }
+            func appendTerminal(_ terminal: Terminal) {
+                frozenTerminals[terminalCount] = TrieTable.Terminal(entry: terminal.entry, scheme: terminal.scheme, host: terminal.host)
+                terminalCount += 1
             }
             func precedes(_ lhs: LiteralEdge, _ rhs: LiteralEdge) -> Bool {
                 let left = labels.spans[Int(lhs.label)]
@@ -240,12 +280,12 @@ struct MutableTrie: Sendable {
                     UnsafeBufferPointer(rebasing: labelBytes[Int(left.start)..<Int(left.start + left.count)]),
                     UnsafeBufferPointer(rebasing: labelBytes[Int(right.start)..<Int(right.start + right.count)]))
             }
-            for node in nodes {
+            for (index, node) in nodes.enumerated() {
                 var frozen = TrieTable.Node()
-                frozen.staticStart = Int32(staticEdges.count)
+                frozen.staticStart = Int32(staticCount)
                 frozen.staticCount = node.literalCount
                 if node.literalCount == 1 {
-                    staticEdges.append(staticEdge(literalEdges[Int(node.firstLiteral)]))
+                    appendStaticEdge(literalEdges[Int(node.firstLiteral)])
                 } else if node.literalCount > 1 {
                     siblings.removeAll(keepingCapacity: true)
                     var edge = node.firstLiteral
@@ -254,59 +294,31 @@ struct MutableTrie: Sendable {
                         edge = literalEdges[Int(edge)].next
                     }
                     siblings.sort(by: precedes)
-                    for sibling in siblings { staticEdges.append(staticEdge(sibling)) }
+                    for sibling in siblings { appendStaticEdge(sibling) }
                 }
-
-                frozen.constrainedStart = Int32(frozenConstrained.count)
+                frozen.constrainedStart = constrainedStarts.isEmpty ? 0 : constrainedStarts[index]
                 frozen.constrainedCount = node.constrainedCount
-                if node.constrainedCount > 0 {
-                    var edges: [ConstrainedEdge] = []
-                    var edge = node.firstConstrained
-                    while edge >= 0 {
-                        edges.append(constrainedEdges[Int(edge)])
-                        edge = constrainedEdges[Int(edge)].next
-                    }
-                    for edge in edges.sorted(by: { $0.constraint < $1.constraint }) {
-                        let index: Int32
-                        if let existing = constraintIndex[edge.constraint] {
-                            index = existing
-                        } else {
-                            // Patterns were validated when parsed; a regex that fails now accepts nothing.
-                            constraints.append((try? SegmentConstraint(edge.constraint)) ?? .regexNeverMatching)
-                            index = Int32(constraints.count - 1)
-                            constraintIndex[edge.constraint] = index
-                        }
-                        frozenConstrained.append(TrieTable.ConstrainedEdge(constraint: index, child: edge.child))
-                    }
-                }
                 frozen.parameter = node.parameter
                 frozen.catchAll = node.catchAll
-
-                frozen.terminalStart = Int32(frozenTerminals.count)
+                frozen.terminalStart = Int32(terminalCount)
                 frozen.terminalCount = node.terminalCount
                 if node.terminalCount == 1 {
-                    let terminal = terminals[Int(node.firstTerminal)]
-                    frozenTerminals.append(TrieTable.Terminal(entry: terminal.entry, scheme: terminal.scheme, host: terminal.host))
+                    appendTerminal(terminals[Int(node.firstTerminal)])
                 } else if node.terminalCount > 1 {
                     restricted.removeAll(keepingCapacity: true)
-                    var index = node.firstTerminal
-                    while index >= 0 {
-                        restricted.append(terminals[Int(index)])
-                        index = terminals[Int(index)].next
+                    var terminal = node.firstTerminal
+                    while terminal >= 0 {
+                        restricted.append(terminals[Int(terminal)])
+                        terminal = terminals[Int(terminal)].next
                     }
                     // Entries are numbered in registration order.
                     restricted.sort {
                         $0.specificity != $1.specificity ? $0.specificity > $1.specificity : $0.entry < $1.entry
                     }
-                    for terminal in restricted {
-                        frozenTerminals.append(TrieTable.Terminal(entry: terminal.entry, scheme: terminal.scheme, host: terminal.host))
-                    }
+                    for terminal in restricted { appendTerminal(terminal) }
                 }
-                frozenNodes.append(frozen)
+                frozenNodes[index] = frozen
             }
         }
-        return TrieTable(
-            nodes: frozenNodes, staticEdges: staticEdges, labels: labels.bytes, constrainedEdges: frozenConstrained,
-            terminals: frozenTerminals, constraints: constraints, strings: strings)
     }
 }

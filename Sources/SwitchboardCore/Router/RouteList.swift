@@ -94,11 +94,8 @@ public struct RouteList: RandomAccessCollection, Sendable {
 
     /// Gives back the spare capacity of the large arrays (once the last route is appended).
     mutating func shrinkToFit() {
-        func shrink<Element>(_ array: inout [Element]) {
-            if array.capacity > array.count + array.count / 8 { array = array.withUnsafeBufferPointer { Array($0) } }
-        }
-        shrink(&records)
-        shrink(&text)
+        records = records.withoutSpareCapacity()
+        text = text.withoutSpareCapacity()
     }
 
     public var startIndex: Int { 0 }

@@ -24,8 +24,8 @@ public struct Router: Sendable {
 
     init(builder: RouterBuilder) {
         table = builder.trie.freeze()
-        entries = builder.entries.withUnsafeBufferPointer { Array($0) }
-        captures = builder.captures.withUnsafeBufferPointer { Array($0) }
+        entries = builder.entries.withoutSpareCapacity()
+        captures = builder.captures.withoutSpareCapacity()
         var routes = builder.routes
         routes.shrinkToFit()
         self.routes = routes

@@ -58,25 +58,35 @@ final class TrieTable: @unchecked Sendable {
     /// The heap this table holds, in bytes (for benchmarks and `/admin/status`).
     let byteCount: Int
 
+    /// A table whose nodes, static edges and terminals `fill` writes in place, into buffers of
+    /// exactly the counts given (every element must be written); the other parts are copied.
     init(
-        nodes: [Node], staticEdges: [StaticEdge], labels: [UInt8], constrainedEdges: [ConstrainedEdge],
-        terminals: [Terminal], constraints: [SegmentConstraint], strings: [String]
+        nodeCount: Int, staticEdgeCount: Int, terminalCount: Int, labels: [UInt8], constrainedEdges: [ConstrainedEdge],
+        constraints: [SegmentConstraint], strings: [String],
+        fill: (
+            _ nodes: UnsafeMutableBufferPointer<Node>, _ staticEdges: UnsafeMutableBufferPointer<StaticEdge>,
+            _ terminals: UnsafeMutableBufferPointer<Terminal>
+        ) -> Void
     ) {
-        self.nodes = Self.copy(nodes)
-        self.staticEdges = Self.copy(staticEdges)
+        self.nodes = .allocate(capacity: max(nodeCount, 1))
+        self.staticEdges = .allocate(capacity: max(staticEdgeCount, 1))
+        self.terminals = .allocate(capacity: max(terminalCount, 1))
+        fill(
+            UnsafeMutableBufferPointer(rebasing: nodes[0..<nodeCount]),
+            UnsafeMutableBufferPointer(rebasing: staticEdges[0..<staticEdgeCount]),
+            UnsafeMutableBufferPointer(rebasing: terminals[0..<terminalCount]))
         self.labels = Self.copy(labels)
         self.constrainedEdges = Self.copy(constrainedEdges)
-        self.terminals = Self.copy(terminals)
         self.constraints = constraints
         self.strings = strings
         var stringIndex: [String: Int32] = [:]
         for (index, string) in strings.enumerated() { stringIndex[string] = Int32(index) }
         self.stringIndex = stringIndex
         self.byteCount =
-            nodes.count * MemoryLayout<Node>.stride
-            + staticEdges.count * MemoryLayout<StaticEdge>.stride + labels.count
+            nodeCount * MemoryLayout<Node>.stride
+            + staticEdgeCount * MemoryLayout<StaticEdge>.stride + labels.count
             + constrainedEdges.count * MemoryLayout<ConstrainedEdge>.stride
-            + terminals.count * MemoryLayout<Terminal>.stride
+            + terminalCount * MemoryLayout<Terminal>.stride
     }
 
     deinit {
