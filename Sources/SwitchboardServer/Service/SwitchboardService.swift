@@ -86,8 +86,8 @@ package final class SwitchboardService: Sendable {
 
     /// Re-reads the config directory and swaps in the new snapshot; on any problem keeps the
     /// running snapshot and reports every issue. The logged duration ends when the new snapshot
-    /// serves; the previous snapshot and the decoded config are freed after, on the
-    /// ``MemoryReclaimer``'s thread.
+    /// serves; the previous snapshot, the decoded config and the builder's tables are freed
+    /// after, on the ``MemoryReclaimer``'s thread.
     /// - Parameter trigger: for logs and status (`watch`, `SIGHUP`, `api`).
     /// - Returns: the new snapshot, or every issue found.
     @discardableResult
@@ -95,14 +95,15 @@ package final class SwitchboardService: Sendable {
         writer.withLock { _ in
             let started = ContinuousClock.now
             let result: Result<Snapshot, ConfigIssues>
-            var replaced: (snapshot: Snapshot, config: ConfigDirectory)?
+            var replaced: (snapshot: Snapshot, config: ConfigDirectory, leftovers: (any Sendable)?)?
             do throws(ConfigIssues) {
                 let config = try ConfigDirectory.load(from: configDirectory)
-                let snapshot = try Snapshot.build(config: config, admin: self.snapshot.admin)
+                var leftovers: (any Sendable)?
+                let snapshot = try Snapshot.build(config: config, admin: self.snapshot.admin, leftovers: &leftovers)
                 var previous = snapshot
                 current.withLock { swap(&$0, &previous) }
                 record(snapshot)
-                replaced = (previous, config)
+                replaced = (previous, config, leftovers.take())
                 result = .success(snapshot)
             } catch {
                 result = .failure(error)
