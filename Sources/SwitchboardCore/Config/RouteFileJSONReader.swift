@@ -46,27 +46,33 @@ private struct Reader {
         skipSpace()
         var module: String?
         var routes: [RouteDefinition]?
-        try readObject { (reader, key) throws(GiveUp) in
-            switch key {
+        var more = try open(.object)
+        while more {
+            switch try readKey() {
             case .module:
                 guard module == nil else { throw GiveUp() }
-                module = try reader.readString()
+                module = try readString()
             case .routes:
                 guard routes == nil else { throw GiveUp() }
-                routes = try reader.readRoutes()
+                routes = try readRoutes()
             default: throw GiveUp()
             }
+            more = try next(in: .object)
         }
-        skipSpace()
         guard index == bytes.count, let module else { throw GiveUp() }
         return RouteFile(module: module, routes: routes ?? [])
     }
 
     mutating func readRoutes() throws(GiveUp) -> [RouteDefinition] {
         var routes: [RouteDefinition] = []
-        // A route takes about 80 bytes of JSON; reserving avoids most regrowth.
-        routes.reserveCapacity(max(4, (bytes.count - index) / 96))
-        try readArray { (reader) throws(GiveUp) in routes.append(try reader.readRoute()) }
+        // No route takes fewer than 24 bytes (`{"id":"","pattern":""},`): room for that many
+        // never regrows, and the capacity left unused is never touched (no resident memory).
+        routes.reserveCapacity((bytes.count - index) / 24 + 1)
+        var more = try open(.array)
+        while more {
+            routes.append(try readRoute())
+            more = try next(in: .array)
+        }
         return routes
     }
 
@@ -79,29 +85,32 @@ private struct Reader {
         var web: String?
         var app: Bool?
         var minAppVersion: String?
-        try readObject { (reader, key) throws(GiveUp) in
+        var more = try open(.object)
+        while more {
+            let key = try readKey()
             guard key.bit != 0, seen & key.bit == 0 else { throw GiveUp() }
             seen |= key.bit
             switch key {
-            case .id: id = try reader.readString()
-            case .pattern: patterns = [try reader.readString()]
+            case .id: id = try readString()
+            case .pattern: patterns = [try readString()]
             case .patterns:
                 var list: [String] = []
-                try reader.readArray { (reader) throws(GiveUp) in list.append(try reader.readString()) }
+                try readArray { (reader) throws(GiveUp) in list.append(try reader.readString()) }
                 guard !list.isEmpty else { throw GiveUp() }
                 patterns = list
-            case .target: target = try reader.readTarget()
+            case .target: target = try readTarget()
             case .params:
                 var values: [String: String] = [:]
-                try reader.readObjectWithKeys { (reader, name) throws(GiveUp) in
+                try readObjectWithKeys { (reader, name) throws(GiveUp) in
                     guard values.updateValue(try reader.readString(), forKey: name) == nil else { throw GiveUp() }
                 }
                 params = values
-            case .web: web = try reader.readString()
-            case .app: app = try reader.readBool()
-            case .minAppVersion: minAppVersion = try reader.readString()
+            case .web: web = try readString()
+            case .app: app = try readBool()
+            case .minAppVersion: minAppVersion = try readString()
             default: throw GiveUp()
             }
+            more = try next(in: .object)
         }
         // `pattern` and `patterns` together, or neither, is an error the YAML path reports.
         guard let id, let patterns, seen & (Key.pattern.bit | Key.patterns.bit) != Key.pattern.bit | Key.patterns.bit
@@ -111,24 +120,26 @@ private struct Reader {
             minAppVersion: minAppVersion)
     }
 
-    /// A `target`: an object, shared with an identical earlier one.
+    /// A `target`: an object, shared with an identical earlier one. The text is first compared
+    /// with the previous route's target (most routes of a file repeat it), which skips parsing:
+    /// an object ends at its closing brace, so the same bytes are the same value.
     mutating func readTarget() throws(GiveUp) -> JSONValue {
         guard peek() == UInt8(ascii: "{") else { throw GiveUp() }
-        let start = index
-        let value = try readValue()
-        let end = index
-        if let last = lastTarget, last.end - last.start == end - start, memoryEqual(last.start, start, count: end - start) {
+        if let last = lastTarget, textMatches(last.start..<last.end, at: index) {
+            index += last.end - last.start
             return last.value
         }
+        let start = index
+        let value = try readValue()
+        var end = index
+        // The object's text ends at its closing brace, not at the spaces read after it.
+        while bytes[end - 1] != UInt8(ascii: "}") { end -= 1 }
         defer { lastTarget = (start, end, value) }
         var hasher = Hasher()
         hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<end])))
         let hash = hasher.finalize()
         if let candidates = targets[hash] {
-            for candidate in candidates
-            where candidate.end - candidate.start == end - start
-                && memoryEqual(candidate.start, start, count: end - start)
-            {
+            for candidate in candidates where textMatches(candidate.start..<candidate.end, at: start) {
                 return candidate.value
             }
         }
@@ -136,11 +147,11 @@ private struct Reader {
         return value
     }
 
-    private func memoryEqual(_ a: Int, _ b: Int, count: Int) -> Bool {
-        var offset = 0
-        while offset < count {
-            guard bytes[a + offset] == bytes[b + offset] else { return false }
-            offset += 1
+    /// Whether the bytes at `position` repeat those of `earlier`.
+    private func textMatches(_ earlier: Range<Int>, at position: Int) -> Bool {
+        guard bytes.count - position >= earlier.count else { return false }
+        for offset in 0..<earlier.count where bytes[earlier.lowerBound + offset] != bytes[position + offset] {
+            return false
         }
         return true
     }
@@ -339,56 +350,69 @@ private struct Reader {
         var bit: UInt16 { rawValue }
     }
 
-    /// Reads `{ "key": value, … }`, calling `body` with the reader positioned at each value.
-    mutating func readObject(_ body: (inout Reader, Key) throws(GiveUp) -> Void) throws(GiveUp) {
-        try readMembers { (reader) throws(GiveUp) in
-            let key = try reader.readKey()
-            try body(&reader, key)
-        }
-    }
-
-    /// Reads an object whose keys are data (target members, params).
+    /// Reads an object whose keys are data (target members, params), calling `body` with the
+    /// reader positioned at each value.
     mutating func readObjectWithKeys(_ body: (inout Reader, String) throws(GiveUp) -> Void) throws(GiveUp) {
-        try readMembers { (reader) throws(GiveUp) in
-            let key = try reader.readString()
+        var more = try open(.object)
+        while more {
+            let key = try readString()
             // `<<` is a merge key in YAML: let Yams decide.
             guard key != "<<" else { throw GiveUp() }
-            try reader.expectColon()
-            try body(&reader, key)
+            try expectColon()
+            try body(&self, key)
+            more = try next(in: .object)
         }
-    }
-
-    private mutating func readMembers(_ member: (inout Reader) throws(GiveUp) -> Void) throws(GiveUp) {
-        try readSequence(open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), member)
     }
 
     /// Reads `[ value, … ]`, calling `element` with the reader positioned at each element.
     mutating func readArray(_ element: (inout Reader) throws(GiveUp) -> Void) throws(GiveUp) {
-        try readSequence(open: UInt8(ascii: "["), close: UInt8(ascii: "]"), element)
+        var more = try open(.array)
+        while more {
+            try element(&self)
+            more = try next(in: .array)
+        }
     }
 
-    /// Reads `open item, item, … close`, calling `item` with the reader positioned at each item.
-    private mutating func readSequence(
-        open: UInt8, close: UInt8, _ item: (inout Reader) throws(GiveUp) -> Void
-    ) throws(GiveUp) {
-        guard peek() == open else { throw GiveUp() }
+    /// An object (`{ item, … }`, its items `"key": value`) or an array (`[ item, … ]`).
+    enum Container {
+        case object, array
+
+        var openingByte: UInt8 { self == .object ? UInt8(ascii: "{") : UInt8(ascii: "[") }
+        var closingByte: UInt8 { self == .object ? UInt8(ascii: "}") : UInt8(ascii: "]") }
+    }
+
+    /// Reads the opening bracket of `container`: `true` when an item follows, `false` when the
+    /// container is empty (its closing bracket is read too).
+    ///
+    /// ```swift
+    /// var more = try open(.array)
+    /// while more {
+    ///     …                                  // read one item
+    ///     more = try next(in: .array)
+    /// }
+    /// ```
+    mutating func open(_ container: Container) throws(GiveUp) -> Bool {
+        guard peek() == container.openingByte else { throw GiveUp() }
         index += 1
         skipSpace()
-        if peek() == close {
+        guard peek() != container.closingByte else {
             index += 1
             skipSpace()
-            return
+            return false
         }
-        while true {
-            skipSpace()
-            try item(&self)
-            skipSpace()
-            guard let byte = peek() else { throw GiveUp() }
-            index += 1
-            if byte == close { break }
-            guard byte == UInt8(ascii: ",") else { throw GiveUp() }
-        }
+        return true
+    }
+
+    /// After an item of `container`: reads `,` (`true`: another item follows) or the closing
+    /// bracket (`false`).
+    mutating func next(in container: Container) throws(GiveUp) -> Bool {
         skipSpace()
+        guard let byte = peek() else { throw GiveUp() }
+        index += 1
+        skipSpace()
+        if byte == container.closingByte { return false }
+        guard byte == UInt8(ascii: ",") else { throw GiveUp() }
+        return true
     }
 
     /// A key of the route-file schema followed by `:`; keys with escapes give up.

@@ -18,41 +18,93 @@ public struct ConfigDirectory: Sendable {
     public var routeFiles: [LoadedRouteFile]
     public var rewriteRules: [RewriteRule]
 
-    /// Reads and decodes every file; collects every problem before giving up.
+    /// Reads and decodes every file; collects every problem before giving up. The files are
+    /// read at the same time on all cores (largest first); the result and the problems are in
+    /// file order whatever the timing.
     /// - Throws: ``ConfigIssues`` listing each broken file with the key path at fault.
     public static func load(from directory: String) throws(ConfigIssues) -> ConfigDirectory {
         let url = URL(fileURLWithPath: directory, isDirectory: true)
-        var issues: [ConfigIssue] = []
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ConfigIssues([ConfigIssue(file: directory, message: "config directory not found")])
         }
-
-        var settings = ServerSettings()
-        if let text = read("switchboard.yaml", in: url, issues: &issues) {
-            if let decoded: ServerSettings = decode(text, file: "switchboard.yaml", issues: &issues) {
-                settings = decoded
-            }
-        }
-
-        var rules: [RewriteRule] = []
-        if let text = read("rewrites.yaml", in: url, issues: &issues) {
-            if let decoded: RewritesFile = decode(text, file: "rewrites.yaml", issues: &issues) {
-                rules = decoded.rules
-            }
-        }
-
-        var routeFiles: [LoadedRouteFile] = []
         let routesDirectory = url.appendingPathComponent("routes.d", isDirectory: true)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: routesDirectory.path)) ?? []
-        for name in names.sorted() where [".yaml", ".yml", ".json"].contains(where: name.hasSuffix) && !name.hasPrefix(".") {
-            let path = "routes.d/\(name)"
-            if let decoded = readRouteFile(path, in: url, issues: &issues) {
-                routeFiles.append(LoadedRouteFile(path: path, file: decoded))
+        let routeFiles = names.sorted().filter { name in
+            [".yaml", ".yml", ".json"].contains(where: name.hasSuffix) && !name.hasPrefix(".")
+        }
+        let files = [ConfigFile.settings, .rewrites] + routeFiles.map { ConfigFile.routes(path: "routes.d/\($0)") }
+        let decoded = files.concurrentMap(cost: { byteCount(of: $0.path, in: url) }) { decode($0, in: url) }
+
+        var config = ConfigDirectory(url: url, settings: ServerSettings(), routeFiles: [], rewriteRules: [])
+        var issues: [ConfigIssue] = []
+        for file in decoded {
+            issues += file.issues
+            switch file.contents {
+            case .settings(let settings): config.settings = settings
+            case .rewriteRules(let rules): config.rewriteRules = rules
+            case .routeFile(let loaded): config.routeFiles.append(loaded)
+            case nil: break
             }
         }
         guard issues.isEmpty else { throw ConfigIssues(issues) }
-        return ConfigDirectory(url: url, settings: settings, routeFiles: routeFiles, rewriteRules: rules)
+        return config
+    }
+
+    /// A file of the config directory.
+    private enum ConfigFile: Sendable {
+        case settings, rewrites
+        case routes(path: String)
+
+        var path: String {
+            switch self {
+            case .settings: "switchboard.yaml"
+            case .rewrites: "rewrites.yaml"
+            case .routes(let path): path
+            }
+        }
+    }
+
+    /// What a file decodes to (`nil` when it is absent or broken), and its problems.
+    private struct DecodedFile: Sendable {
+        enum Contents: Sendable {
+            case settings(ServerSettings)
+            case rewriteRules([RewriteRule])
+            case routeFile(LoadedRouteFile)
+        }
+
+        var contents: Contents?
+        var issues: [ConfigIssue] = []
+    }
+
+    private static func decode(_ file: ConfigFile, in directory: URL) -> DecodedFile {
+        var decoded = DecodedFile()
+        switch file {
+        case .settings:
+            if let text = read(file.path, in: directory, issues: &decoded.issues),
+                let settings: ServerSettings = decode(text, file: file.path, issues: &decoded.issues)
+            {
+                decoded.contents = .settings(settings)
+            }
+        case .rewrites:
+            if let text = read(file.path, in: directory, issues: &decoded.issues),
+                let rules: RewritesFile = decode(text, file: file.path, issues: &decoded.issues)
+            {
+                decoded.contents = .rewriteRules(rules.rules)
+            }
+        case .routes(let path):
+            if let routes = readRouteFile(path, in: directory, issues: &decoded.issues) {
+                decoded.contents = .routeFile(LoadedRouteFile(path: path, file: routes))
+            }
+        }
+        return decoded
+    }
+
+    /// The size of a file of the directory in bytes (0 when it cannot be known): how long it
+    /// takes to decode, roughly.
+    private static func byteCount(of path: String, in directory: URL) -> Int {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(path).path)
+        return (attributes?[.size] as? NSNumber)?.intValue ?? 0
     }
 
     /// The text of an optional file; `nil` when absent (a file that exists but cannot be

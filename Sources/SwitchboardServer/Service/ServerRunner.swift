@@ -64,7 +64,7 @@ package final class ServerRunner: Sendable {
         watcher.start()
         storeListener?.start()
         logListening()
-        SwitchboardService.returnFreedMemory()
+        MemoryReclaimer.returnFreedMemory()
         await server.waitUntilShutdown()
         watcher.stop()
         storeListener?.stop()

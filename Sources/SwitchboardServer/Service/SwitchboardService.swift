@@ -3,10 +3,6 @@ import Logging
 import SwitchboardCore
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The state of a running Switchboard: the current snapshot, swapped atomically, and the
 /// operations that replace it (config reloads and admin changes), serialised with one
 /// another but never blocking requests, which only read the current snapshot.
@@ -30,6 +26,8 @@ package final class SwitchboardService: Sendable {
     /// Serialises reloads and admin writes: read-modify-persist-swap happens as one step.
     private let writer = Mutex<Void>(())
     private let lastReload: Mutex<ReloadStatus>
+    /// Frees what a reload replaced after the reload returns.
+    private let reclaimer = MemoryReclaimer()
 
     /// Loads the config and the persisted admin state, and builds the first snapshot.
     /// - Throws: ``StartupError`` naming every problem: a broken config or a corrupt state file
@@ -87,7 +85,9 @@ package final class SwitchboardService: Sendable {
     package var reloadStatus: ReloadStatus { lastReload.withLock { $0 } }
 
     /// Re-reads the config directory and swaps in the new snapshot; on any problem keeps the
-    /// running snapshot and reports every issue.
+    /// running snapshot and reports every issue. The logged duration ends when the new snapshot
+    /// serves; the previous snapshot, the decoded config and the builder's tables are freed
+    /// after, on the ``MemoryReclaimer``'s thread.
     /// - Parameter trigger: for logs and status (`watch`, `SIGHUP`, `api`).
     /// - Returns: the new snapshot, or every issue found.
     @discardableResult
@@ -95,16 +95,23 @@ package final class SwitchboardService: Sendable {
         writer.withLock { _ in
             let started = ContinuousClock.now
             let result: Result<Snapshot, ConfigIssues>
+            var replaced: (snapshot: Snapshot, config: ConfigDirectory, leftovers: (any Sendable)?)?
             do throws(ConfigIssues) {
-                let snapshot = try buildFromConfigDirectory()
-                current.withLock { $0 = snapshot }
+                let config = try ConfigDirectory.load(from: configDirectory)
+                var leftovers: (any Sendable)?
+                let snapshot = try Snapshot.build(config: config, admin: self.snapshot.admin, leftovers: &leftovers)
+                var previous = snapshot
+                current.withLock { swap(&$0, &previous) }
                 record(snapshot)
-                Self.returnFreedMemory()
+                replaced = (previous, config, leftovers.take())
                 result = .success(snapshot)
             } catch {
                 result = .failure(error)
             }
             let elapsed = ContinuousClock.now - started
+            if let replaced = replaced.take() {
+                reclaimer.reclaim(replaced)
+            }
             switch result {
             case .success(let snapshot):
                 logger.info(
@@ -219,7 +226,7 @@ package final class SwitchboardService: Sendable {
         current.withLock { $0 = next }
         record(next)
         if !next.resolver.router.routes.sharesStorage(with: before.resolver.router.routes) {
-            Self.returnFreedMemory()
+            MemoryReclaimer.returnFreedMemory()
         }
         logger.notice("admin state changed", metadata: ["version": "\(admin.version)", "token": "\(actor)", "action": "\(action)"])
         return next
@@ -257,25 +264,6 @@ package final class SwitchboardService: Sendable {
                 metadata: ["version": "\(stored.version)", "errors": "\(error.description)"])
             throw AdminChangeError(status: 409, code: "conflict", message: error.description, issues: error.issues)
         }
-    }
-
-    /// Reads the config directory and builds a snapshot with the running admin state; the
-    /// decoded route definitions are gone when it returns.
-    private func buildFromConfigDirectory() throws(ConfigIssues) -> Snapshot {
-        let config = try ConfigDirectory.load(from: configDirectory)
-        return try Snapshot.build(config: config, admin: snapshot.admin)
-    }
-
-    /// Gives the memory freed by a (re)load back to the system: decoding and building a large
-    /// config leaves megabytes of freed heap that glibc's malloc would otherwise keep. Called
-    /// after each reload, and once serving starts (the startup config is gone by then).
-    package static func returnFreedMemory() {
-        #if canImport(Glibc)
-            // glibc's `malloc_trim` (malloc.h is not part of the Glibc module).
-            typealias MallocTrim = @convention(c) (Int) -> Int32
-            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
-            _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
-        #endif
     }
 
     /// RFC 3339 in UTC with milliseconds, e.g. `2026-11-24T22:30:00.123Z`.

@@ -75,6 +75,17 @@ public final class Snapshot: Sendable {
     /// Builds a snapshot; all-or-nothing.
     /// - Throws: ``ConfigIssues`` naming the file (or admin state) and item of every problem.
     public static func build(config: ConfigDirectory, admin: AdminState) throws(ConfigIssues) -> Snapshot {
+        var leftovers: (any Sendable)?
+        return try build(config: config, admin: admin, leftovers: &leftovers)
+    }
+
+    /// Builds a snapshot like ``build(config:admin:)``, and hands over in `leftovers` what
+    /// building needed and serving does not (the builder's tables of every route), so that the
+    /// caller can free it later, off a reload's critical path.
+    /// - Throws: ``ConfigIssues`` naming the file (or admin state) and item of every problem.
+    package static func build(
+        config: ConfigDirectory, admin: AdminState, leftovers: inout (any Sendable)?
+    ) throws(ConfigIssues) -> Snapshot {
         var summaries: [RouteFileSummary] = []
         summaries.reserveCapacity(config.routeFiles.count)
         var total = 0
@@ -88,13 +99,17 @@ public final class Snapshot: Sendable {
         kept.routeFiles = config.routeFiles.map {
             ConfigDirectory.LoadedRouteFile(path: $0.path, file: RouteFile(module: $0.file.module, routes: []))
         }
-        return try assemble(config: kept, admin: admin, routeFiles: summaries, reusing: nil) { add in
+        let built = try assemble(config: kept, admin: admin, routeFiles: summaries, reusing: nil) { add in
             for loaded in config.routeFiles {
-                for definition in loaded.file.routes {
-                    add(definition.route(module: loaded.file.module), loaded.path)
+                let routes = loaded.file.routes
+                // By index: each definition is read in place, not copied first.
+                for index in routes.indices {
+                    add(routes[index].route(module: loaded.file.module), loaded.path)
                 }
             }
         }
+        leftovers = built.builder
+        return built.snapshot
     }
 
     /// This snapshot with another admin state: when the admin routes are the same, the router
@@ -106,7 +121,7 @@ public final class Snapshot: Sendable {
             return try Self.assemble(
                 config: config, admin: admin, routeFiles: routeFiles, reusing: resolver.router,
                 components: cachedAppLinkComponents
-            ) { _ in }
+            ) { _ in }.snapshot
         }
         let routes = resolver.router.routes
         return try Self.assemble(config: config, admin: admin, routeFiles: routeFiles, reusing: nil) { add in
@@ -115,16 +130,17 @@ public final class Snapshot: Sendable {
                     add(routes[index], file.path)
                 }
             }
-        }
+        }.snapshot
     }
 
     /// Registers the config routes (`addConfigRoutes` calls `add(route, file)` for each, in
     /// file order), then the admin routes and all rules, and maps every issue to its origin.
+    /// Returns the builder too, for callers that free it later.
     private static func assemble(
         config: ConfigDirectory, admin: AdminState, routeFiles: [RouteFileSummary], reusing router: Router?,
         components: AppLinkComponents? = nil,
         addConfigRoutes: (_ add: (Route, String) -> Void) -> Void
-    ) throws(ConfigIssues) -> Snapshot {
+    ) throws(ConfigIssues) -> (snapshot: Snapshot, builder: ResolverBuilder) {
         let settings = config.settings
         let policy = AppLinkPolicy(schemes: settings.schemes, domains: settings.domains)
         var builder =
@@ -169,9 +185,10 @@ public final class Snapshot: Sendable {
         builder.add(rules: config.rewriteRules)
         do {
             let resolver = try builder.build()
-            return Snapshot(
+            let snapshot = Snapshot(
                 resolver: resolver, config: config, admin: admin, routeFiles: routeFiles,
                 configRouteCount: configRouteCount, components: components)
+            return (snapshot, builder)
         } catch {
             // `build()` reports the route issues first, in the order they were found.
             throw ConfigIssues(

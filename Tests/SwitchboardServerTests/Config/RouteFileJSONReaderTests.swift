@@ -42,6 +42,25 @@ import Yams
           ]
         }
         """,
+        // Repeated targets, next to each other or apart, with different spacing around them,
+        // and near misses that share a prefix with an earlier target.
+        """
+        {"module": "m", "routes": [
+          {"id": "a", "pattern": "/a", "target": {"page": "A"}},
+          {"id": "b", "pattern": "/b", "target": {"page": "A"} },
+          {"id": "c", "pattern": "/c", "target": {"page": "A"}
+          , "params": {"k": "v"}},
+          {"id": "d", "pattern": "/d", "target": {"page": "AB"}},
+          {"id": "e", "pattern": "/e", "target": {"page": "A", "tab": 1}},
+          {"id": "f", "pattern": "/f", "target": {"page": "A"}},
+          {"id": "g", "pattern": "/g", "target": {"page" : "A"}},
+          {"id": "h", "pattern": "/h", "target": {"page": "A", "tab": 1}},
+          {"id": "i", "pattern": "/i", "target": {}},
+          {"id": "j", "pattern": "/j", "target": {}}
+        ]}
+        """,
+        // The shortest routes there are, many of them (room is reserved for the most a file can hold).
+        #"{"module":"m","routes":["# + Array(repeating: #"{"id":"","pattern":""}"#, count: 200).joined(separator: ",") + "]}",
     ]
 
     @Test(arguments: validFiles)
@@ -73,6 +92,9 @@ import Yams
         #"{"module": "x"} trailing"#,
         #"{"module": "x", "module": "y"}"#,
         #"{"module": null}"#,
+        // A repeated target followed by something that is not JSON.
+        #"{"module": "x", "routes": [{"id": "a", "pattern": "/a", "target": {"p": 1}}, {"id": "b", "pattern": "/b", "target": {"p": 1}x}]}"#,
+        #"{"module": "x", "routes": [{"id": "a", "pattern": "/a", "target": {"p": 1}}, {"id": "b", "pattern": "/b", "target": {"p": 1"#,
     ]
 
     /// The reader gives up, and the config directory reports what the YAML path reports.
