@@ -3,7 +3,8 @@
 # For each route count and file format: the demo config plus N generated routes (the synthetic
 # set /v{a}/resource{b}/:id/sub{c}, as in scale-curve.sh) in routes.d/bulk.json or bulk.yaml;
 # `switchboard serve` (release) starts, then `POST /admin/reload` runs RELOADS times; the table
-# gives the start time, the median reload duration the server logs, and VmRSS after the reloads.
+# gives the start time, the median reload duration the server logs, and VmRSS SETTLE seconds
+# (default 2) after the last reload, once the memory it freed has been handed back.
 # With BASELINE=path/to/switchboard (another build, e.g. of main), both binaries are measured
 # one after the other on the same files and the figures are also given as ratios.
 #
@@ -68,6 +69,9 @@ measure() { # binary dir
       | sed -E 's/.*duration=([0-9.e+-]+) (seconds|ms|milliseconds).*/\1 \2/' \
       | awk '{ if ($2 == "seconds") printf "%.1f", $1 * 1000; else printf "%.1f", $1 }')")
   done
+  # The previous snapshot is freed and memory handed back on a background thread after each
+  # reload (MemoryReclaimer): RSS is read once that has settled.
+  sleep "${SETTLE:-2}"
   local rss; rss=$(awk '/VmRSS/ {printf "%.0f", $2 / 1024}' "/proc/$pid/status")
   kill "$pid"; wait "$pid" 2>/dev/null || true
   local median
