@@ -63,10 +63,13 @@ struct MutableTrie: Sendable {
     private var strings: [String] = []
     private var stringIndex: [String: Int32] = [:]
 
-    /// Makes room for about `count` more nodes (and as many static edges and terminals).
+    /// Makes room for `count` more routes of about one pattern each. Most tables get room for
+    /// two nodes and two static edges a route: room never written costs no memory pages, where
+    /// growing copies the whole table. The edge slots are written when made, so they are sized
+    /// for one edge a route (and grow if needed).
     mutating func reserveCapacity(_ count: Int) {
-        nodes.reserveCapacity(nodes.count + count)
-        literalEdges.reserveCapacity(literalEdges.count + count)
+        nodes.reserveCapacity(nodes.count + 2 * count)
+        literalEdges.reserveCapacity(literalEdges.count + 2 * count)
         terminals.reserveCapacity(terminals.count + count)
         var capacity = edgeSlots.count
         while (literalEdges.count + count) * 2 > capacity { capacity *= 2 }

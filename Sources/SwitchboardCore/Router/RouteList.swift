@@ -57,6 +57,9 @@ public struct RouteList: RandomAccessCollection, Sendable {
     /// Makes room for `count` more routes.
     mutating func reserveCapacity(_ count: Int) {
         records.reserveCapacity(records.count + count)
+        // Ids and first patterns take some 20–60 bytes a route; room never written costs no
+        // memory pages, and ``shrinkToFit()`` gives the rest back.
+        text.reserveCapacity(text.count + 64 * count)
     }
 
     /// Appends `route` (its index is the count before).
@@ -83,9 +86,10 @@ public struct RouteList: RandomAccessCollection, Sendable {
             extras.append(Extra(patterns: route.patterns, web: route.web, app: route.app, minAppVersion: route.minAppVersion))
         }
         let start = UInt32(text.count)
-        text += route.id.utf8
-        let pattern = route.patterns.first ?? ""
-        text += pattern.utf8
+        var id = route.id
+        id.withUTF8 { text.append(contentsOf: $0) }
+        var pattern = route.patterns.first ?? ""
+        pattern.withUTF8 { text.append(contentsOf: $0) }
         records.append(
             Record(
                 textStart: start, idCount: UInt32(route.id.utf8.count), patternCount: UInt32(pattern.utf8.count),
