@@ -15,8 +15,24 @@
 package enum RouteFileJSONReader {
     /// The route file in `bytes`, or `nil` when the YAML path must decide.
     package static func read(_ bytes: UnsafeRawBufferPointer) -> RouteFile? {
+        var routes: [RouteDefinition] = []
+        guard let module = read(bytes, chunkSize: Int.max, deliver: { _, chunk in routes += chunk }) else { return nil }
+        return RouteFile(module: module, routes: routes)
+    }
+
+    /// Reads the route file in `bytes`, handing its routes to `deliver` as they are read, in
+    /// order, `chunkSize` at a time (with the file's module; the routes of a file whose
+    /// `module` comes after `routes` arrive in one chunk at the end), so that they can be
+    /// used while the rest is read.
+    ///
+    /// - Returns: the file's module, or `nil` when the YAML path must decide. Routes may have
+    ///   been delivered before a `nil`: they are the file's first ones, exactly as the YAML
+    ///   path decodes them.
+    package static func read(
+        _ bytes: UnsafeRawBufferPointer, chunkSize: Int, deliver: (_ module: String, _ routes: [RouteDefinition]) -> Void
+    ) -> String? {
         var reader = Reader(bytes: bytes.bindMemory(to: UInt8.self))
-        return try? reader.readFile()
+        return try? reader.readFile(chunkSize: max(chunkSize, 1), deliver: deliver)
     }
 
     /// Convenience for tests and small inputs.
@@ -42,10 +58,14 @@ private struct Reader {
 
     // MARK: - File and routes
 
-    mutating func readFile() throws(GiveUp) -> RouteFile {
+    mutating func readFile(
+        chunkSize: Int, deliver: (_ module: String, _ routes: [RouteDefinition]) -> Void
+    ) throws(GiveUp) -> String {
         skipSpace()
         var module: String?
-        var routes: [RouteDefinition]?
+        var seenRoutes = false
+        /// Routes read before the module was known.
+        var early: [RouteDefinition] = []
         var more = try open(.object)
         while more {
             switch try readKey() {
@@ -53,27 +73,40 @@ private struct Reader {
                 guard module == nil else { throw GiveUp() }
                 module = try readString()
             case .routes:
-                guard routes == nil else { throw GiveUp() }
-                routes = try readRoutes()
+                guard !seenRoutes else { throw GiveUp() }
+                seenRoutes = true
+                if let module {
+                    try readRoutes(chunkSize: chunkSize) { deliver(module, $0) }
+                } else {
+                    try readRoutes(chunkSize: Int.max) { early = $0 }
+                }
             default: throw GiveUp()
             }
             more = try next(in: .object)
         }
         guard index == bytes.count, let module else { throw GiveUp() }
-        return RouteFile(module: module, routes: routes ?? [])
+        if !early.isEmpty { deliver(module, early) }
+        return module
     }
 
-    mutating func readRoutes() throws(GiveUp) -> [RouteDefinition] {
-        var routes: [RouteDefinition] = []
+    /// Reads the `routes` array, handing the routes over `chunkSize` at a time.
+    mutating func readRoutes(chunkSize: Int, deliver: (_ routes: [RouteDefinition]) -> Void) throws(GiveUp) {
         // No route takes fewer than 24 bytes (`{"id":"","pattern":""},`): room for that many
         // never regrows, and the capacity left unused is never touched (no resident memory).
-        routes.reserveCapacity((bytes.count - index) / 24 + 1)
+        let capacity = min(chunkSize, (bytes.count - index) / 24 + 1)
+        var routes: [RouteDefinition] = []
+        routes.reserveCapacity(capacity)
         var more = try open(.array)
         while more {
             routes.append(try readRoute())
+            if routes.count == chunkSize {
+                deliver(routes)
+                routes = []
+                routes.reserveCapacity(capacity)
+            }
             more = try next(in: .array)
         }
-        return routes
+        if !routes.isEmpty { deliver(routes) }
     }
 
     mutating func readRoute() throws(GiveUp) -> RouteDefinition {

@@ -18,11 +18,47 @@ public struct ConfigDirectory: Sendable {
     public var routeFiles: [LoadedRouteFile]
     public var rewriteRules: [RewriteRule]
 
-    /// Reads and decodes every file; collects every problem before giving up. The files are
-    /// read at the same time on all cores (largest first); the result and the problems are in
-    /// file order whatever the timing.
+    /// A config directory being read: its settings and rewrite rules are decoded, and its
+    /// route files are being decoded on other threads, their routes arriving through
+    /// ``routeFeeds`` (see ``ConfigDirectory/startLoading(from:chunkSize:)``).
+    struct Loading: Sendable {
+        /// The directory without its route files.
+        var config: ConfigDirectory
+        /// What is wrong with `switchboard.yaml` and `rewrites.yaml`.
+        var issues: [ConfigIssue]
+        /// One feed per route file, in file order.
+        var routeFeeds: [(path: String, feed: RouteFeed)]
+    }
+
+    /// Reads and decodes every file; collects every problem before giving up. The route files
+    /// are decoded at the same time on all cores (largest first); the result and the problems
+    /// are in file order whatever the timing.
     /// - Throws: ``ConfigIssues`` listing each broken file with the key path at fault.
     public static func load(from directory: String) throws(ConfigIssues) -> ConfigDirectory {
+        let loading = try startLoading(from: directory, chunkSize: Int.max)
+        var config = loading.config
+        var issues = loading.issues
+        for (path, feed) in loading.routeFeeds {
+            var routes: [RouteDefinition] = []
+            let outcome = feed.receive { _, chunk in
+                if routes.isEmpty { routes = chunk } else { routes += chunk }
+            }
+            issues += outcome.issues
+            if let module = outcome.module {
+                config.routeFiles.append(LoadedRouteFile(path: path, file: RouteFile(module: module, routes: routes)))
+            }
+        }
+        guard issues.isEmpty else { throw ConfigIssues(issues) }
+        return config
+    }
+
+    /// Starts reading a config directory: the route files are decoded on threads of their own
+    /// (as many as there are cores, the largest file first), their routes sent `chunkSize` at a
+    /// time; `switchboard.yaml` and `rewrites.yaml` are decoded on this thread meanwhile.
+    /// Every feed of the result must be received to the end.
+    /// - Throws: ``ConfigIssues`` when the directory does not exist (any other problem is in
+    ///   the result).
+    static func startLoading(from directory: String, chunkSize: Int) throws(ConfigIssues) -> Loading {
         let url = URL(fileURLWithPath: directory, isDirectory: true)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -30,74 +66,30 @@ public struct ConfigDirectory: Sendable {
         }
         let routesDirectory = url.appendingPathComponent("routes.d", isDirectory: true)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: routesDirectory.path)) ?? []
-        let routeFiles = names.sorted().filter { name in
+        let routeFeeds = names.sorted().filter { name in
             [".yaml", ".yml", ".json"].contains(where: name.hasSuffix) && !name.hasPrefix(".")
-        }
-        let files = [ConfigFile.settings, .rewrites] + routeFiles.map { ConfigFile.routes(path: "routes.d/\($0)") }
-        let decoded = files.concurrentMap(cost: { byteCount(of: $0.path, in: url) }) { decode($0, in: url) }
-
-        var config = ConfigDirectory(url: url, settings: ServerSettings(), routeFiles: [], rewriteRules: [])
-        var issues: [ConfigIssue] = []
-        for file in decoded {
-            issues += file.issues
-            switch file.contents {
-            case .settings(let settings): config.settings = settings
-            case .rewriteRules(let rules): config.rewriteRules = rules
-            case .routeFile(let loaded): config.routeFiles.append(loaded)
-            case nil: break
+        }.map { (path: "routes.d/\($0)", feed: RouteFeed()) }
+        let decoding = Thread {
+            _ = routeFeeds.concurrentMap(cost: { byteCount(of: $0.path, in: url) }) { file in
+                decodeRouteFile(file.path, in: url, chunkSize: chunkSize, into: file.feed)
             }
         }
-        guard issues.isEmpty else { throw ConfigIssues(issues) }
-        return config
-    }
+        decoding.start()
 
-    /// A file of the config directory.
-    private enum ConfigFile: Sendable {
-        case settings, rewrites
-        case routes(path: String)
-
-        var path: String {
-            switch self {
-            case .settings: "switchboard.yaml"
-            case .rewrites: "rewrites.yaml"
-            case .routes(let path): path
-            }
+        var loading = Loading(
+            config: ConfigDirectory(url: url, settings: ServerSettings(), routeFiles: [], rewriteRules: []), issues: [],
+            routeFeeds: routeFeeds)
+        if let text = read("switchboard.yaml", in: url, issues: &loading.issues),
+            let settings: ServerSettings = decode(text, file: "switchboard.yaml", issues: &loading.issues)
+        {
+            loading.config.settings = settings
         }
-    }
-
-    /// What a file decodes to (`nil` when it is absent or broken), and its problems.
-    private struct DecodedFile: Sendable {
-        enum Contents: Sendable {
-            case settings(ServerSettings)
-            case rewriteRules([RewriteRule])
-            case routeFile(LoadedRouteFile)
+        if let text = read("rewrites.yaml", in: url, issues: &loading.issues),
+            let rules: RewritesFile = decode(text, file: "rewrites.yaml", issues: &loading.issues)
+        {
+            loading.config.rewriteRules = rules.rules
         }
-
-        var contents: Contents?
-        var issues: [ConfigIssue] = []
-    }
-
-    private static func decode(_ file: ConfigFile, in directory: URL) -> DecodedFile {
-        var decoded = DecodedFile()
-        switch file {
-        case .settings:
-            if let text = read(file.path, in: directory, issues: &decoded.issues),
-                let settings: ServerSettings = decode(text, file: file.path, issues: &decoded.issues)
-            {
-                decoded.contents = .settings(settings)
-            }
-        case .rewrites:
-            if let text = read(file.path, in: directory, issues: &decoded.issues),
-                let rules: RewritesFile = decode(text, file: file.path, issues: &decoded.issues)
-            {
-                decoded.contents = .rewriteRules(rules.rules)
-            }
-        case .routes(let path):
-            if let routes = readRouteFile(path, in: directory, issues: &decoded.issues) {
-                decoded.contents = .routeFile(LoadedRouteFile(path: path, file: routes))
-            }
-        }
-        return decoded
+        return loading
     }
 
     /// The size of a file of the directory in bytes (0 when it cannot be known): how long it
@@ -125,31 +117,46 @@ public struct ConfigDirectory: Sendable {
         }
     }
 
-    /// A route file: JSON text (first non-space byte `{`) goes through ``RouteFileJSONReader``
-    /// straight from the bytes; anything it does not accept, and all YAML, through Yams, so
-    /// errors read the same whatever the syntax.
-    private static func readRouteFile(_ path: String, in directory: URL, issues: inout [ConfigIssue]) -> RouteFile? {
+    /// Decodes a route file into `feed` (then finishes it). JSON text (first non-space byte
+    /// `{`) goes through ``RouteFileJSONReader`` straight from the bytes, its routes sent as
+    /// they are read; anything it does not accept, and all YAML, through Yams (only the routes
+    /// not sent yet are sent then), so errors read the same whatever the syntax.
+    private static func decodeRouteFile(_ path: String, in directory: URL, chunkSize: Int, into feed: RouteFeed) {
+        var outcome = RouteFeed.Outcome()
+        defer { feed.finish(outcome) }
         let fileURL = directory.appendingPathComponent(path)
-        guard FileManager.default.fileExists(atPath: fileURL.path) else { return nil }
+        guard FileManager.default.fileExists(atPath: fileURL.path) else { return }
         let data: Data
         do {
             data = try Data(contentsOf: fileURL)
         } catch {
-            issues.append(ConfigIssue(file: path, message: "cannot read the file: \(error.localizedDescription)"))
-            return nil
+            outcome.issues.append(ConfigIssue(file: path, message: "cannot read the file: \(error.localizedDescription)"))
+            return
         }
-        let fast = data.withUnsafeBytes { bytes -> RouteFile? in
+        var sent = 0
+        let module = data.withUnsafeBytes { bytes -> String? in
             guard let first = bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
                 first == UInt8(ascii: "{")
             else { return nil }
-            return RouteFileJSONReader.read(bytes)
+            return RouteFileJSONReader.read(bytes, chunkSize: chunkSize) { module, routes in
+                sent += routes.count
+                feed.send(module: module, routes: routes)
+            }
         }
-        if let fast { return fast }
+        if let module {
+            outcome.module = module
+            outcome.routeCount = sent
+            return
+        }
         guard let text = String(data: data, encoding: .utf8) else {
-            issues.append(ConfigIssue(file: path, message: "the file is not valid UTF-8"))
-            return nil
+            outcome.issues.append(ConfigIssue(file: path, message: "the file is not valid UTF-8"))
+            return
         }
-        return decode(text, file: path, issues: &issues)
+        guard let file: RouteFile = decode(text, file: path, issues: &outcome.issues) else { return }
+        // What the fast reader sent before giving up is the start of the same list.
+        if file.routes.count > sent { feed.send(module: file.module, routes: Array(file.routes[sent...])) }
+        outcome.module = file.module
+        outcome.routeCount = file.routes.count
     }
 
     private static func decode<Value: Decodable>(_ text: String, file: String, issues: inout [ConfigIssue]) -> Value? {

@@ -28,6 +28,9 @@ package final class SwitchboardService: Sendable {
     private let lastReload: Mutex<ReloadStatus>
     /// Frees what a reload replaced after the reload returns.
     private let reclaimer = MemoryReclaimer()
+    /// How many routes a reload's decoding threads hand over at a time: small enough that
+    /// registering starts early, large enough that handing over costs nothing.
+    private static let routeChunkSize = 2048
 
     /// Loads the config and the persisted admin state, and builds the first snapshot.
     /// - Throws: ``StartupError`` naming every problem: a broken config or a corrupt state file
@@ -86,7 +89,7 @@ package final class SwitchboardService: Sendable {
 
     /// Re-reads the config directory and swaps in the new snapshot; on any problem keeps the
     /// running snapshot and reports every issue. The logged duration ends when the new snapshot
-    /// serves; the previous snapshot, the decoded config and the builder's tables are freed
+    /// serves; the previous snapshot and the builder's tables are freed
     /// after, on the ``MemoryReclaimer``'s thread.
     /// - Parameter trigger: for logs and status (`watch`, `SIGHUP`, `api`).
     /// - Returns: the new snapshot, or every issue found.
@@ -95,15 +98,19 @@ package final class SwitchboardService: Sendable {
         writer.withLock { _ in
             let started = ContinuousClock.now
             let result: Result<Snapshot, ConfigIssues>
-            var replaced: (snapshot: Snapshot, config: ConfigDirectory, leftovers: (any Sendable)?)?
+            var replaced: (snapshot: Snapshot, leftovers: (any Sendable)?)?
             do throws(ConfigIssues) {
-                let config = try ConfigDirectory.load(from: configDirectory)
+                // The route files are decoded on other threads while their routes are registered.
+                let loading = try ConfigDirectory.startLoading(from: configDirectory, chunkSize: Self.routeChunkSize)
+                let running = self.snapshot
                 var leftovers: (any Sendable)?
-                let snapshot = try Snapshot.build(config: config, admin: self.snapshot.admin, leftovers: &leftovers)
+                let snapshot = try Snapshot.build(
+                    loading: loading, admin: running.admin, expectedRouteCount: running.configRouteCount,
+                    leftovers: &leftovers)
                 var previous = snapshot
                 current.withLock { swap(&$0, &previous) }
                 record(snapshot)
-                replaced = (previous, config, leftovers.take())
+                replaced = (previous, leftovers.take())
                 result = .success(snapshot)
             } catch {
                 result = .failure(error)

@@ -20,6 +20,17 @@ public final class Snapshot: Sendable {
         public let routeCount: Int
     }
 
+    /// Collects ``RouteFileSummary`` values file after file.
+    private struct RouteFileSummaries {
+        private(set) var list: [RouteFileSummary] = []
+        private var total = 0
+
+        mutating func append(path: String, module: String, routeCount: Int) {
+            list.append(RouteFileSummary(path: path, module: module, firstRoute: total, routeCount: routeCount))
+            total += routeCount
+        }
+    }
+
     public let resolver: Resolver
     /// The config directory the snapshot was built from, without its route definitions.
     public let config: ConfigDirectory
@@ -86,27 +97,56 @@ public final class Snapshot: Sendable {
     package static func build(
         config: ConfigDirectory, admin: AdminState, leftovers: inout (any Sendable)?
     ) throws(ConfigIssues) -> Snapshot {
-        var summaries: [RouteFileSummary] = []
-        summaries.reserveCapacity(config.routeFiles.count)
-        var total = 0
-        for loaded in config.routeFiles {
-            summaries.append(
-                RouteFileSummary(
-                    path: loaded.path, module: loaded.file.module, firstRoute: total, routeCount: loaded.file.routes.count))
-            total += loaded.file.routes.count
-        }
-        var kept = config
-        kept.routeFiles = config.routeFiles.map {
-            ConfigDirectory.LoadedRouteFile(path: $0.path, file: RouteFile(module: $0.file.module, routes: []))
-        }
-        let built = try assemble(config: kept, admin: admin, routeFiles: summaries, reusing: nil) { add in
+        let expected = config.routeFiles.reduce(0) { $0 + $1.file.routes.count }
+        let built = try assemble(config: config, admin: admin, reusing: nil, expectedRouteCount: expected) { add in
+            var summaries = RouteFileSummaries()
             for loaded in config.routeFiles {
                 let routes = loaded.file.routes
                 // By index: each definition is read in place, not copied first.
                 for index in routes.indices {
                     add(routes[index].route(module: loaded.file.module), loaded.path)
                 }
+                summaries.append(path: loaded.path, module: loaded.file.module, routeCount: routes.count)
             }
+            return summaries.list
+        }
+        leftovers = built.builder
+        return built.snapshot
+    }
+
+    /// Builds a snapshot from a config directory being read: the routes of each route file
+    /// are registered as they arrive, while the rest is still decoded on other threads. Like
+    /// ``build(config:admin:leftovers:)`` otherwise; a broken file fails the whole build.
+    /// - Parameter expectedRouteCount: about how many routes the route files hold (the tables
+    ///   are sized for it; e.g. the running snapshot's count).
+    /// - Throws: ``ConfigIssues`` naming the file (or admin state) and item of every problem.
+    static func build(
+        loading: ConfigDirectory.Loading, admin: AdminState, expectedRouteCount: Int, leftovers: inout (any Sendable)?
+    ) throws(ConfigIssues) -> Snapshot {
+        guard loading.issues.isEmpty else {
+            // No settings to build with: read the route files to the end, for their issues too.
+            var issues = loading.issues
+            for (_, feed) in loading.routeFeeds { issues += feed.receive { _, _ in }.issues }
+            throw ConfigIssues(issues)
+        }
+        let built = try assemble(
+            config: loading.config, admin: admin, reusing: nil, expectedRouteCount: expectedRouteCount
+        ) { (add) throws(ConfigIssues) in
+            var summaries = RouteFileSummaries()
+            var issues: [ConfigIssue] = []
+            for (path, feed) in loading.routeFeeds {
+                let outcome = feed.receive { module, routes in
+                    // Once a file is broken the build fails: the routes after it are only read.
+                    guard issues.isEmpty else { return }
+                    for index in routes.indices { add(routes[index].route(module: module), path) }
+                }
+                issues += outcome.issues
+                if let module = outcome.module {
+                    summaries.append(path: path, module: module, routeCount: outcome.routeCount)
+                }
+            }
+            guard issues.isEmpty else { throw ConfigIssues(issues) }
+            return summaries.list
         }
         leftovers = built.builder
         return built.snapshot
@@ -119,27 +159,29 @@ public final class Snapshot: Sendable {
     public func replacingAdminState(with admin: AdminState) throws(ConfigIssues) -> Snapshot {
         if admin.routes == self.admin.routes {
             return try Self.assemble(
-                config: config, admin: admin, routeFiles: routeFiles, reusing: resolver.router,
+                config: config, admin: admin, reusing: resolver.router, expectedRouteCount: configRouteCount,
                 components: cachedAppLinkComponents
-            ) { _ in }.snapshot
+            ) { _ in routeFiles }.snapshot
         }
         let routes = resolver.router.routes
-        return try Self.assemble(config: config, admin: admin, routeFiles: routeFiles, reusing: nil) { add in
+        return try Self.assemble(config: config, admin: admin, reusing: nil, expectedRouteCount: configRouteCount) { add in
             for file in routeFiles {
                 for index in file.firstRoute..<file.firstRoute + file.routeCount {
                     add(routes[index], file.path)
                 }
             }
+            return routeFiles
         }.snapshot
     }
 
     /// Registers the config routes (`addConfigRoutes` calls `add(route, file)` for each, in
-    /// file order), then the admin routes and all rules, and maps every issue to its origin.
-    /// Returns the builder too, for callers that free it later.
+    /// file order, and returns where each file's routes are), then the admin routes and all
+    /// rules, and maps every issue to its origin. The snapshot keeps `config` with each route
+    /// file's path and module only. Returns the builder too, for callers that free it later.
     private static func assemble(
-        config: ConfigDirectory, admin: AdminState, routeFiles: [RouteFileSummary], reusing router: Router?,
+        config: ConfigDirectory, admin: AdminState, reusing router: Router?, expectedRouteCount: Int,
         components: AppLinkComponents? = nil,
-        addConfigRoutes: (_ add: (Route, String) -> Void) -> Void
+        addConfigRoutes: (_ add: (Route, String) -> Void) throws(ConfigIssues) -> [RouteFileSummary]
     ) throws(ConfigIssues) -> (snapshot: Snapshot, builder: ResolverBuilder) {
         let settings = config.settings
         let policy = AppLinkPolicy(schemes: settings.schemes, domains: settings.domains)
@@ -172,10 +214,14 @@ public final class Snapshot: Sendable {
             routeIssueOrigins += repeatElement((file: file, firstFile: firstFile), count: refused)
         }
         if router == nil {
-            builder.reserveCapacity(routes: routeFiles.reduce(admin.routes.count) { $0 + $1.routeCount })
+            builder.reserveCapacity(routes: expectedRouteCount + admin.routes.count)
         }
-        addConfigRoutes { route, file in add(route, from: file) }
+        let routeFiles = try addConfigRoutes { route, file in add(route, from: file) }
         let configRouteCount = router == nil ? builder.routeCount : routeFiles.reduce(0) { $0 + $1.routeCount }
+        var config = config
+        config.routeFiles = routeFiles.map {
+            ConfigDirectory.LoadedRouteFile(path: $0.path, file: RouteFile(module: $0.module, routes: []))
+        }
         if router == nil {
             for route in admin.routes {
                 add(route.definition.route(module: route.module), from: "admin state")

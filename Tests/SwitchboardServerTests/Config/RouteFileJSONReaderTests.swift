@@ -134,4 +134,24 @@ import Yams
         #expect(file.routes.count == 50)
         #expect(Set(file.routes.map(\.target)).count == 1)
     }
+
+    /// Routes are handed over `chunkSize` at a time, in order, with the module; a file whose
+    /// module comes last hands all its routes over at the end.
+    @Test func chunksKeepTheOrderOfTheRoutes() throws {
+        let routes = (0..<10).map { #"{"id": "r\#($0)", "pattern": "/r\#($0)"}"# }.joined(separator: ", ")
+        for (text, sizes) in [
+            (#"{"module": "m", "routes": [\#(routes)]}"#, [4, 4, 2]),
+            (#"{"routes": [\#(routes)], "module": "m"}"#, [10]),
+        ] {
+            var chunks: [(module: String, routes: [RouteDefinition])] = []
+            let module = text.utf8CString.withUnsafeBytes { bytes in
+                RouteFileJSONReader.read(UnsafeRawBufferPointer(rebasing: bytes.dropLast()), chunkSize: 4) { chunks.append(($0, $1)) }
+            }
+            #expect(module == "m")
+            #expect(chunks.map(\.routes.count) == sizes)
+            #expect(chunks.allSatisfy { $0.module == "m" })
+            #expect(chunks.flatMap(\.routes) == RouteFileJSONReader.read(text)?.routes)
+            #expect(chunks.flatMap(\.routes).map(\.id) == (0..<10).map { "r\($0)" })
+        }
+    }
 }

@@ -78,6 +78,58 @@ extension IntegrationTests {
             #expect(metricValue(after, "switchboard_routes") == 37)
         }
 
+        /// A JSON route file of `count` routes `bulk.N` (`/bulkN/:id`); `route(n)` may replace the
+        /// text of route `n`.
+        static func bulkFile(count: Int, moduleLast: Bool = false, route: (Int) -> String? = { _ in nil }) -> String {
+            let routes = (0..<count).map { n in
+                route(n) ?? #"{"id": "bulk.\#(n)", "pattern": "/bulk\#(n)/:id", "target": {"page": "Bulk"}}"#
+            }
+            let list = #""routes": [\#n\#(routes.joined(separator: ",\n"))\#n]"#
+            return moduleLast ? "{\(list), \"module\": \"bulk\"}" : "{\"module\": \"bulk\", \(list)}"
+        }
+
+        @Test("a large JSON route file reloads in chunks: every route is served, also when the fast reader gives up halfway")
+        func largeJSONRouteFile() async throws {
+            let config = try TestConfig.demo()
+            let server = try await InProcessServer(config: config)
+            let client = try server.client()
+            func routeID(_ n: Int) throws -> String? {
+                try client.resolve("shopapp://bulk\(n)/7").json["routeId"] as? String
+            }
+            // More routes than a reload hands over at a time (2,048).
+            try config.write("routes.d/bulk.json", Self.bulkFile(count: 5000))
+            let plain = try client.admin("POST", "/admin/reload")
+            #expect(plain.status == 200, "\(plain.dump)")
+            #expect(plain.json["routes"] as? Int == 36 + 5000)
+            #expect(try routeID(0) == "bulk.0" && routeID(2048) == "bulk.2048" && routeID(4999) == "bulk.4999")
+
+            // `examples` makes the fast reader give up after two chunks; Yams reads the rest.
+            try config.write(
+                "routes.d/bulk.json",
+                Self.bulkFile(count: 5001) { n in
+                    n == 4500 ? #"{"id": "bulk.4500", "pattern": "/bulk4500/:id", "examples": ["shopapp://bulk4500/1"]}"# : nil
+                })
+            let halfway = try client.admin("POST", "/admin/reload")
+            #expect(halfway.status == 200, "\(halfway.dump)")
+            #expect(halfway.json["routes"] as? Int == 36 + 5001)
+            #expect(try routeID(4095) == "bulk.4095" && routeID(4500) == "bulk.4500" && routeID(5000) == "bulk.5000")
+
+            // A syntax error after two chunks were registered: nothing changes.
+            try config.write("routes.d/bulk.json", Self.bulkFile(count: 5000) { n in n == 4500 ? "{oops}" : nil })
+            let broken = try client.admin("POST", "/admin/reload")
+            #expect(broken.status == 422, "\(broken.dump)")
+            let errors = broken.json["errors"] as? [[String: Any]] ?? []
+            #expect(errors.compactMap { $0["file"] as? String } == ["routes.d/bulk.json"], "\(broken.text)")
+            #expect(try routeID(5000) == "bulk.5000")
+
+            // The module after the routes.
+            try config.write("routes.d/bulk.json", Self.bulkFile(count: 3000, moduleLast: true))
+            let moduleLast = try client.admin("POST", "/admin/reload")
+            #expect(moduleLast.status == 200, "\(moduleLast.dump)")
+            #expect(moduleLast.json["routes"] as? Int == 36 + 3000)
+            #expect(try routeID(2999) == "bulk.2999" && routeID(3000) == nil)
+        }
+
         @Test("POST /admin/reload: 200 with counts, or 422 naming every broken file (nothing changes)")
         func reloadEndpoint() async throws {
             let config = try TestConfig.demo()

@@ -1,0 +1,52 @@
+import Dispatch
+import SwitchboardCore
+import Synchronization
+
+/// The routes of one route file, handed from the thread that decodes the file to the thread
+/// that registers them, in file order and in chunks, so that registering starts while the rest
+/// of the file is still being read. The decoder calls ``send(module:routes:)`` for each chunk
+/// and ``finish(_:)`` once; the reader calls ``receive(_:)`` once.
+final class RouteFeed: Sendable {
+    /// How a route file ended.
+    struct Outcome: Sendable {
+        /// The file's module; `nil` when the file is broken or absent.
+        var module: String?
+        /// How many routes were sent in all.
+        var routeCount = 0
+        /// What is wrong with the file.
+        var issues: [ConfigIssue] = []
+    }
+
+    private enum Item: Sendable {
+        case routes(module: String, [RouteDefinition])
+        case end(Outcome)
+    }
+
+    private let items = Mutex<[Item]>([])
+    /// Signalled once for each item queued.
+    private let queued = DispatchSemaphore(value: 0)
+
+    /// Queues a chunk of the file's routes.
+    func send(module: String, routes: [RouteDefinition]) {
+        items.withLock { $0.append(.routes(module: module, routes)) }
+        queued.signal()
+    }
+
+    /// Ends the feed.
+    func finish(_ outcome: Outcome) {
+        items.withLock { $0.append(.end(outcome)) }
+        queued.signal()
+    }
+
+    /// Calls `body` with each chunk of routes as it arrives, in order, until the file is read;
+    /// returns how it ended.
+    func receive(_ body: (_ module: String, _ routes: [RouteDefinition]) -> Void) -> Outcome {
+        while true {
+            queued.wait()
+            switch items.withLock({ $0.removeFirst() }) {
+            case .routes(let module, let routes): body(module, routes)
+            case .end(let outcome): return outcome
+            }
+        }
+    }
+}
