@@ -98,19 +98,17 @@ package final class SwitchboardService: Sendable {
         writer.withLock { _ in
             let started = ContinuousClock.now
             let result: Result<Snapshot, ConfigIssues>
-            var replaced: (snapshot: Snapshot, leftovers: (any Sendable)?)?
+            var replaced: (snapshot: Snapshot, leftovers: any Sendable)?
             do throws(ConfigIssues) {
                 // The route files are decoded on other threads while their routes are registered.
                 let loading = try ConfigDirectory.startLoading(from: configDirectory, chunkSize: Self.routeChunkSize)
                 let running = self.snapshot
-                var leftovers: (any Sendable)?
-                let snapshot = try Snapshot.build(
-                    loading: loading, admin: running.admin, expectedRouteCount: running.configRouteCount,
-                    leftovers: &leftovers)
+                let (snapshot, leftovers) = try Snapshot.build(
+                    loading: loading, admin: running.admin, expectedRouteCount: running.configRouteCount)
                 var previous = snapshot
                 current.withLock { swap(&$0, &previous) }
                 record(snapshot)
-                replaced = (previous, leftovers.take())
+                replaced = (previous, leftovers)
                 result = .success(snapshot)
             } catch {
                 result = .failure(error)
@@ -230,12 +228,13 @@ package final class SwitchboardService: Sendable {
                 throw AdminChangeError(status: 503, code: "persistence_failed", message: error.description)
             }
         }
+        let replacesRouter = !next.resolver.router.routes.sharesStorage(with: before.resolver.router.routes)
         current.withLock { $0 = next }
         record(next)
-        if !next.resolver.router.routes.sharesStorage(with: before.resolver.router.routes) {
-            MemoryReclaimer.returnFreedMemory()
-        }
         logger.notice("admin state changed", metadata: ["version": "\(admin.version)", "token": "\(actor)", "action": "\(action)"])
+        // A new router (admin routes changed): the old one is freed, and the memory handed
+        // back, on the reclaimer's thread. This is the last use of `before` here.
+        if replacesRouter { reclaimer.reclaim(before) }
         return next
     }
 

@@ -86,19 +86,8 @@ public final class Snapshot: Sendable {
     /// Builds a snapshot; all-or-nothing.
     /// - Throws: ``ConfigIssues`` naming the file (or admin state) and item of every problem.
     public static func build(config: ConfigDirectory, admin: AdminState) throws(ConfigIssues) -> Snapshot {
-        var leftovers: (any Sendable)?
-        return try build(config: config, admin: admin, leftovers: &leftovers)
-    }
-
-    /// Builds a snapshot like ``build(config:admin:)``, and hands over in `leftovers` what
-    /// building needed and serving does not (the builder's tables of every route), so that the
-    /// caller can free it later, off a reload's critical path.
-    /// - Throws: ``ConfigIssues`` naming the file (or admin state) and item of every problem.
-    package static func build(
-        config: ConfigDirectory, admin: AdminState, leftovers: inout (any Sendable)?
-    ) throws(ConfigIssues) -> Snapshot {
         let expected = config.routeFiles.reduce(0) { $0 + $1.file.routes.count }
-        let built = try assemble(config: config, admin: admin, reusing: nil, expectedRouteCount: expected) { add in
+        return try assemble(config: config, admin: admin, reusing: nil, expectedRouteCount: expected) { add in
             var summaries = RouteFileSummaries()
             for loaded in config.routeFiles {
                 let routes = loaded.file.routes
@@ -109,20 +98,20 @@ public final class Snapshot: Sendable {
                 summaries.append(path: loaded.path, module: loaded.file.module, routeCount: routes.count)
             }
             return summaries.list
-        }
-        leftovers = built.builder
-        return built.snapshot
+        }.snapshot
     }
 
     /// Builds a snapshot from a config directory being read: the routes of each route file
     /// are registered as they arrive, while the rest is still decoded on other threads. Like
-    /// ``build(config:admin:leftovers:)`` otherwise; a broken file fails the whole build.
+    /// ``build(config:admin:)`` otherwise; a broken file fails the whole build.
     /// - Parameter expectedRouteCount: about how many routes the route files hold (the tables
     ///   are sized for it; e.g. the running snapshot's count).
+    /// - Returns: the snapshot, and what building needed and serving does not (the builder's
+    ///   tables of every route), for the caller to free later, off a reload's critical path.
     /// - Throws: ``ConfigIssues`` naming the file (or admin state) and item of every problem.
     static func build(
-        loading: ConfigDirectory.Loading, admin: AdminState, expectedRouteCount: Int, leftovers: inout (any Sendable)?
-    ) throws(ConfigIssues) -> Snapshot {
+        loading: ConfigDirectory.Loading, admin: AdminState, expectedRouteCount: Int
+    ) throws(ConfigIssues) -> (snapshot: Snapshot, leftovers: any Sendable) {
         guard loading.issues.isEmpty else {
             // No settings to build with: read the route files to the end, for their issues too.
             var issues = loading.issues
@@ -148,8 +137,7 @@ public final class Snapshot: Sendable {
             guard issues.isEmpty else { throw ConfigIssues(issues) }
             return summaries.list
         }
-        leftovers = built.builder
-        return built.snapshot
+        return (built.snapshot, built.builder)
     }
 
     /// This snapshot with another admin state: when the admin routes are the same, the router
