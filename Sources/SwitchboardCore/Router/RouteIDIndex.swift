@@ -1,5 +1,5 @@
 /// Route id → route index, as an open-addressing hash table of 32-bit indexes into the route
-/// list (the ids themselves are not copied): 16 bytes per route where a `[String: Int]` takes
+/// list (the ids themselves are not copied): 16–32 bytes per route where a `[String: Int]` takes
 /// about 40. Filled while routes are registered, then kept by the router.
 struct RouteIDIndex: Sendable {
     /// A route index and the low 32 bits of its id's ``ByteHash``: a probe compares ids only
@@ -59,7 +59,4 @@ struct RouteIDIndex: Sendable {
         slots = [Slot](repeating: .empty, count: capacity)
         for slot in old where slot.route >= 0 { place(slot) }
     }
-
-    /// Bytes of heap held.
-    var byteCount: Int { slots.count * MemoryLayout<Slot>.stride }
 }

@@ -3,7 +3,7 @@
 /// default params interned (most routes of a module share them), and the rare extras (several
 /// patterns, `web`, `app: false`, `minAppVersion`) apart. ``Route`` values are made on access.
 ///
-/// This keeps the router to about 150 bytes per route, trie included (148 B at 100k routes in
+/// This keeps the router to about 150 bytes per route, trie included (158 B at 100k routes in
 /// the core benchmark), where an array of `Route` values cost about three times as much; and since nothing per route is
 /// a heap object of its own, the memory freed after a (re)load is not pinned by small
 /// long-lived blocks scattered through it, so it can go back to the system.
@@ -147,9 +147,6 @@ public struct RouteList: RandomAccessCollection, Sendable {
     private func string(_ start: Int, _ count: UInt32) -> String {
         text.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<start + Int(count)]), as: UTF8.self) }
     }
-
-    /// Bytes of heap held (records, text, interned values not counted).
-    var byteCount: Int { records.count * MemoryLayout<Record>.stride + text.count }
 
     /// Whether both lists are the very same storage (a router reused as it is).
     package func sharesStorage(with other: RouteList) -> Bool {
