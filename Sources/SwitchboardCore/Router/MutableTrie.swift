@@ -230,11 +230,7 @@ struct MutableTrie: Sendable {
                 constrainedStarts.append(Int32(frozenConstrained.count))
                 guard node.constrainedCount > 0 else { continue }
                 var edges: [ConstrainedEdge] = []
-                var edge = node.firstConstrained
-                while edge >= 0 {
-                    edges.append(constrainedEdges[Int(edge)])
-                    edge = constrainedEdges[Int(edge)].next
-                }
+                Self.gather(node.firstConstrained, of: constrainedEdges, next: { $0.next }, into: &edges)
                 for edge in edges.sorted(by: { $0.constraint < $1.constraint }) {
                     let index: Int32
                     if let existing = constraintIndex[edge.constraint] {
@@ -291,11 +287,7 @@ struct MutableTrie: Sendable {
                     appendStaticEdge(literalEdges[Int(node.firstLiteral)])
                 } else if node.literalCount > 1 {
                     siblings.removeAll(keepingCapacity: true)
-                    var edge = node.firstLiteral
-                    while edge >= 0 {
-                        siblings.append(literalEdges[Int(edge)])
-                        edge = literalEdges[Int(edge)].next
-                    }
+                    Self.gather(node.firstLiteral, of: literalEdges, next: { $0.next }, into: &siblings)
                     siblings.sort(by: precedes)
                     for sibling in siblings { appendStaticEdge(sibling) }
                 }
@@ -309,11 +301,7 @@ struct MutableTrie: Sendable {
                     appendTerminal(terminals[Int(node.firstTerminal)])
                 } else if node.terminalCount > 1 {
                     restricted.removeAll(keepingCapacity: true)
-                    var terminal = node.firstTerminal
-                    while terminal >= 0 {
-                        restricted.append(terminals[Int(terminal)])
-                        terminal = terminals[Int(terminal)].next
-                    }
+                    Self.gather(node.firstTerminal, of: terminals, next: { $0.next }, into: &restricted)
                     // Entries are numbered in registration order.
                     restricted.sort {
                         $0.specificity != $1.specificity ? $0.specificity > $1.specificity : $0.entry < $1.entry
@@ -322,6 +310,19 @@ struct MutableTrie: Sendable {
                 }
                 frozenNodes[index] = frozen
             }
+        }
+    }
+
+    /// Appends to `list` the elements of a linked list kept in `elements`: from index `first`,
+    /// each element giving the index of the next (-1 ends the list).
+    private static func gather<Element>(
+        _ first: Int32, of elements: [Element], next: (Element) -> Int32, into list: inout [Element]
+    ) {
+        var index = first
+        while index >= 0 {
+            let element = elements[Int(index)]
+            list.append(element)
+            index = next(element)
         }
     }
 }
