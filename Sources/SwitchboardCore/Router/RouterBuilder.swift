@@ -15,19 +15,21 @@ public struct RouterBuilder: Sendable {
         var isCatchAll: Bool
     }
 
-    var trie = MutableTrie()
+    /// The trie under construction.
+    private(set) var trie = MutableTrie()
     /// One per registered expansion, in registration order (the terminals refer to them).
-    var entries: [Router.Entry] = []
+    private(set) var entries: [Router.Entry] = []
     /// The capture lists of the entries; identical lists are stored once.
-    var captures: [Capture] = []
+    private(set) var captures: [Capture] = []
     /// Where each distinct capture list starts in ``captures``.
     private var captureRuns: [[Capture]: Int32] = [[]: 0]
     /// The capture list of the last entry (consecutive routes mostly share theirs).
     private var lastCaptureRun: Range<Int> = 0..<0
     /// The routes, in registration order.
-    var routes = RouteList()
+    private(set) var routes = RouteList()
     private var routeInterning = RouteList.Interning()
-    var routeIndexByID = RouteIDIndex()
+    /// Route id → index in ``routes``.
+    private(set) var routeIndexByID = RouteIDIndex()
     /// The most routes this builder accepts (DESIGN §7: 1,000,000 by default).
     public var maximumRoutes: Int
 
