@@ -17,7 +17,7 @@ struct MutableTrie: Sendable {
     }
 
     /// A static edge to `child`; `next` is the parent's next static edge.
-    struct LiteralEdge: Sendable {
+    struct LiteralEdge: Linked {
         var label: Int32
         var child: Int32
         var next: Int32
@@ -31,7 +31,7 @@ struct MutableTrie: Sendable {
         var child: Int32
     }
 
-    struct ConstrainedEdge: Sendable {
+    struct ConstrainedEdge: Linked {
         var constraint: ParameterConstraint
         var child: Int32
         var next: Int32
@@ -39,7 +39,7 @@ struct MutableTrie: Sendable {
 
     /// A pattern expansion ending at a node: its entry, and its restriction as indexes into
     /// ``strings`` (-1: no scheme, no host).
-    struct Terminal: Sendable {
+    struct Terminal: Linked {
         var entry: Int32
         var scheme: Int32
         var host: Int32
@@ -230,8 +230,8 @@ struct MutableTrie: Sendable {
                 constrainedStarts.append(Int32(frozenConstrained.count))
                 guard node.constrainedCount > 0 else { continue }
                 var edges: [ConstrainedEdge] = []
-                Self.gather(node.firstConstrained, of: constrainedEdges, next: { $0.next }, into: &edges)
-                for edge in edges.sorted(by: { $0.constraint < $1.constraint }) {
+                Self.gather(node.firstConstrained, of: constrainedEdges, sortedBy: { $0.constraint < $1.constraint }, into: &edges)
+                for edge in edges {
                     let index: Int32
                     if let existing = constraintIndex[edge.constraint] {
                         index = existing
@@ -261,7 +261,7 @@ struct MutableTrie: Sendable {
         var staticCount = 0
         var terminalCount = 0
         var siblings: [LiteralEdge] = []
-        var restricted: [Terminal] = []
+        var nodeTerminals: [Terminal] = []
         labels.bytes.withUnsafeBufferPointer { labelBytes in
             func appendStaticEdge(_ edge: LiteralEdge) {
                 let span = labels.spans[Int(edge.label)]
@@ -283,46 +283,43 @@ struct MutableTrie: Sendable {
                 var frozen = TrieTable.Node()
                 frozen.staticStart = Int32(staticCount)
                 frozen.staticCount = node.literalCount
-                if node.literalCount == 1 {
-                    appendStaticEdge(literalEdges[Int(node.firstLiteral)])
-                } else if node.literalCount > 1 {
-                    siblings.removeAll(keepingCapacity: true)
-                    Self.gather(node.firstLiteral, of: literalEdges, next: { $0.next }, into: &siblings)
-                    siblings.sort(by: precedes)
-                    for sibling in siblings { appendStaticEdge(sibling) }
-                }
+                Self.gather(node.firstLiteral, of: literalEdges, sortedBy: precedes, into: &siblings)
+                for sibling in siblings { appendStaticEdge(sibling) }
                 frozen.constrainedStart = constrainedStarts.isEmpty ? 0 : constrainedStarts[index]
                 frozen.constrainedCount = node.constrainedCount
                 frozen.parameter = node.parameter
                 frozen.catchAll = node.catchAll
                 frozen.terminalStart = Int32(terminalCount)
                 frozen.terminalCount = node.terminalCount
-                if node.terminalCount == 1 {
-                    appendTerminal(terminals[Int(node.firstTerminal)])
-                } else if node.terminalCount > 1 {
-                    restricted.removeAll(keepingCapacity: true)
-                    Self.gather(node.firstTerminal, of: terminals, next: { $0.next }, into: &restricted)
-                    // Entries are numbered in registration order.
-                    restricted.sort {
-                        $0.specificity != $1.specificity ? $0.specificity > $1.specificity : $0.entry < $1.entry
-                    }
-                    for terminal in restricted { appendTerminal(terminal) }
-                }
+                // Entries are numbered in registration order.
+                Self.gather(
+                    node.firstTerminal, of: terminals,
+                    sortedBy: { $0.specificity != $1.specificity ? $0.specificity > $1.specificity : $0.entry < $1.entry },
+                    into: &nodeTerminals)
+                for terminal in nodeTerminals { appendTerminal(terminal) }
                 frozenNodes[index] = frozen
             }
         }
     }
 
-    /// Appends to `list` the elements of a linked list kept in `elements`: from index `first`,
-    /// each element giving the index of the next (-1 ends the list).
-    private static func gather<Element>(
-        _ first: Int32, of elements: [Element], next: (Element) -> Int32, into list: inout [Element]
+    /// Replaces the contents of `list` (kept for its capacity) with the elements of a linked
+    /// list kept in `elements`, from index `first` (-1: empty), in `order`.
+    private static func gather<Element: Linked>(
+        _ first: Int32, of elements: [Element], sortedBy order: (Element, Element) -> Bool, into list: inout [Element]
     ) {
+        list.removeAll(keepingCapacity: true)
         var index = first
         while index >= 0 {
             let element = elements[Int(index)]
             list.append(element)
-            index = next(element)
+            index = element.next
         }
+        if list.count > 1 { list.sort(by: order) }
     }
+}
+
+/// An element of a linked list kept in an array: `next` is the index of the following element,
+/// -1 at the end.
+private protocol Linked: Sendable {
+    var next: Int32 { get }
 }

@@ -65,8 +65,11 @@ public struct RouterBuilder: Sendable {
             throw RouteRegistrationError(kind: .invalidID, routeID: route.id, message: "the route id is empty")
         }
         var id = route.id
-        let idHash = id.withUTF8 { ByteHash.hash($0) }
-        guard id.withUTF8({ routeIndexByID.index(of: $0, hash: idHash, in: routes) }) == nil else {
+        let (idHash, isRepeated) = id.withUTF8 { bytes in
+            let hash = ByteHash.hash(bytes)
+            return (hash, routeIndexByID.index(of: bytes, hash: hash, in: routes) != nil)
+        }
+        guard !isRepeated else {
             throw RouteRegistrationError(
                 kind: .duplicateID, routeID: route.id, message: "the route id '\(route.id)' is registered twice")
         }

@@ -70,7 +70,7 @@ public struct ConfigDirectory: Sendable {
             [".yaml", ".yml", ".json"].contains(where: name.hasSuffix) && !name.hasPrefix(".")
         }.map { (path: "routes.d/\($0)", feed: RouteFeed()) }
         let decoding = Thread {
-            _ = routeFeeds.concurrentMap(cost: { byteCount(of: $0.path, in: url) }) { file in
+            routeFeeds.concurrentForEach(cost: { byteCount(of: $0.path, in: url) }) { file in
                 decodeRouteFile(file.path, in: url, chunkSize: chunkSize, into: file.feed)
             }
         }
