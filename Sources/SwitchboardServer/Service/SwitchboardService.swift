@@ -91,6 +91,10 @@ package final class SwitchboardService: Sendable {
     /// running snapshot and reports every issue. The logged duration ends when the new snapshot
     /// serves; the previous snapshot and the builder's tables are freed
     /// after, on the ``MemoryReclaimer``'s thread.
+    ///
+    /// The metrics and `/admin/status` are brought up to date before the outcome can be seen
+    /// (before the swap on success): whoever sees the new routes served, or the failure
+    /// reported in the status, finds the reload already counted.
     /// - Parameter trigger: for logs and status (`watch`, `SIGHUP`, `api`).
     /// - Returns: the new snapshot, or every issue found.
     @discardableResult
@@ -105,12 +109,18 @@ package final class SwitchboardService: Sendable {
                 let running = self.snapshot
                 let (snapshot, leftovers) = try Snapshot.build(
                     loading: loading, admin: running.admin, expectedRouteCount: running.configRouteCount)
+                record(snapshot)
+                metrics.recordReload(succeeded: true)
+                lastReload.withLock { $0 = ReloadStatus(time: Date(), trigger: trigger, succeeded: true, issues: []) }
                 var previous = snapshot
                 current.withLock { swap(&$0, &previous) }
-                record(snapshot)
                 replaced = (previous, leftovers)
                 result = .success(snapshot)
             } catch {
+                metrics.recordReload(succeeded: false)
+                lastReload.withLock {
+                    $0 = ReloadStatus(time: Date(), trigger: trigger, succeeded: false, issues: error.issues)
+                }
                 result = .failure(error)
             }
             let elapsed = ContinuousClock.now - started
@@ -125,16 +135,11 @@ package final class SwitchboardService: Sendable {
                         "trigger": "\(trigger)", "routes": "\(snapshot.resolver.router.routes.count)",
                         "rules": "\(snapshot.resolver.rewriter.rules.count)", "duration": "\(elapsed)",
                     ])
-                lastReload.withLock { $0 = ReloadStatus(time: Date(), trigger: trigger, succeeded: true, issues: []) }
             case .failure(let issues):
                 logger.error(
                     "config reload failed; still serving the previous config",
                     metadata: ["trigger": "\(trigger)", "errors": "\(issues.description)"])
-                lastReload.withLock {
-                    $0 = ReloadStatus(time: Date(), trigger: trigger, succeeded: false, issues: issues.issues)
-                }
             }
-            metrics.recordReload(succeeded: (try? result.get()) != nil)
             return result
         }
     }
@@ -229,8 +234,8 @@ package final class SwitchboardService: Sendable {
             }
         }
         let replacesRouter = !next.resolver.router.routes.sharesStorage(with: before.resolver.router.routes)
-        current.withLock { $0 = next }
         record(next)
+        current.withLock { $0 = next }
         logger.notice("admin state changed", metadata: ["version": "\(admin.version)", "token": "\(actor)", "action": "\(action)"])
         // A new router (admin routes changed): the old one is freed, and the memory handed
         // back, on the reclaimer's thread. This is the last use of `before` here.
@@ -261,8 +266,8 @@ package final class SwitchboardService: Sendable {
         guard stored.version > running.admin.version else { return }
         do throws(ConfigIssues) {
             let next = try running.replacingAdminState(with: stored)
-            current.withLock { $0 = next }
             record(next)
+            current.withLock { $0 = next }
             logger.notice("admin state updated from the store", metadata: ["version": "\(stored.version)"])
         } catch {
             logger.error(
