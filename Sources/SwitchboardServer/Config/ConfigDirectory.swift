@@ -20,14 +20,14 @@ public struct ConfigDirectory: Sendable {
 
     /// A config directory being read: its settings and rewrite rules are decoded, and its
     /// route files are being decoded on other threads, their routes arriving through
-    /// ``routeFeeds`` (see ``ConfigDirectory/startLoading(from:chunkSize:)``).
-    struct Loading: Sendable {
+    /// ``routeFeeds`` as `Item`s (see ``ConfigDirectory/startLoading(from:chunkSize:convert:)``).
+    struct Loading<Item: Sendable>: Sendable {
         /// The directory without its route files.
         var config: ConfigDirectory
         /// What is wrong with `switchboard.yaml` and `rewrites.yaml`.
         var issues: [ConfigIssue]
         /// One feed per route file, in file order.
-        var routeFeeds: [(path: String, feed: RouteFeed)]
+        var routeFeeds: [(path: String, feed: RouteFeed<Item>)]
     }
 
     /// Reads and decodes every file; collects every problem before giving up. The route files
@@ -35,7 +35,7 @@ public struct ConfigDirectory: Sendable {
     /// are in file order whatever the timing.
     /// - Throws: ``ConfigIssues`` listing each broken file with the key path at fault.
     public static func load(from directory: String) throws(ConfigIssues) -> ConfigDirectory {
-        let loading = try startLoading(from: directory, chunkSize: Int.max)
+        let loading = try startLoading(from: directory, chunkSize: Int.max) { definition, _ in definition }
         var config = loading.config
         var issues = loading.issues
         for (path, feed) in loading.routeFeeds {
@@ -56,9 +56,14 @@ public struct ConfigDirectory: Sendable {
     /// (as many as there are cores, the largest file first), their routes sent `chunkSize` at a
     /// time; `switchboard.yaml` and `rewrites.yaml` are decoded on this thread meanwhile.
     /// Every feed of the result must be received to the end.
+    /// - Parameter convert: makes what the feeds carry from each route and its file's module,
+    ///   on the decoding threads (work taken off the thread that receives).
     /// - Throws: ``ConfigIssues`` when the directory does not exist (any other problem is in
     ///   the result).
-    static func startLoading(from directory: String, chunkSize: Int) throws(ConfigIssues) -> Loading {
+    static func startLoading<Item: Sendable>(
+        from directory: String, chunkSize: Int,
+        convert: @escaping @Sendable (_ definition: RouteDefinition, _ module: String) -> Item
+    ) throws(ConfigIssues) -> Loading<Item> {
         let url = URL(fileURLWithPath: directory, isDirectory: true)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -68,10 +73,10 @@ public struct ConfigDirectory: Sendable {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: routesDirectory.path)) ?? []
         let routeFeeds = names.sorted().filter { name in
             [".yaml", ".yml", ".json"].contains(where: name.hasSuffix) && !name.hasPrefix(".")
-        }.map { (path: "routes.d/\($0)", feed: RouteFeed()) }
+        }.map { (path: "routes.d/\($0)", feed: RouteFeed<Item>()) }
         let decoding = Thread {
             routeFeeds.concurrentForEach(cost: { byteCount(of: $0.path, in: url) }) { file in
-                decodeRouteFile(file.path, in: url, chunkSize: chunkSize, into: file.feed)
+                decodeRouteFile(file.path, in: url, chunkSize: chunkSize, convert: convert, into: file.feed)
             }
         }
         decoding.start()
@@ -120,9 +125,13 @@ public struct ConfigDirectory: Sendable {
     /// Decodes a route file into `feed` (then finishes it). JSON text (first non-space byte
     /// `{`) goes through ``RouteFileJSONReader`` straight from the bytes, its routes sent as
     /// they are read; anything it does not accept, and all YAML, through Yams (only the routes
-    /// not sent yet are sent then), so errors read the same whatever the syntax.
-    private static func decodeRouteFile(_ path: String, in directory: URL, chunkSize: Int, into feed: RouteFeed) {
-        var outcome = RouteFeed.Outcome()
+    /// not sent yet are sent then), so errors read the same whatever the syntax. Each route is
+    /// sent as `convert` makes it.
+    private static func decodeRouteFile<Item: Sendable>(
+        _ path: String, in directory: URL, chunkSize: Int,
+        convert: (_ definition: RouteDefinition, _ module: String) -> Item, into feed: RouteFeed<Item>
+    ) {
+        var outcome = RouteFeed<Item>.Outcome()
         defer { feed.finish(outcome) }
         let fileURL = directory.appendingPathComponent(path)
         guard FileManager.default.fileExists(atPath: fileURL.path) else { return }
@@ -140,7 +149,7 @@ public struct ConfigDirectory: Sendable {
             else { return nil }
             return RouteFileJSONReader.read(bytes, chunkSize: chunkSize) { module, routes in
                 sent += routes.count
-                feed.send(module: module, routes: routes)
+                feed.send(module: module, routes: routes.map { convert($0, module) })
             }
         }
         if let module {
@@ -154,7 +163,9 @@ public struct ConfigDirectory: Sendable {
         }
         guard let file: RouteFile = decode(text, file: path, issues: &outcome.issues) else { return }
         // What the fast reader sent before giving up is the start of the same list.
-        if file.routes.count > sent { feed.send(module: file.module, routes: Array(file.routes[sent...])) }
+        if file.routes.count > sent {
+            feed.send(module: file.module, routes: file.routes[sent...].map { convert($0, file.module) })
+        }
         outcome.module = file.module
         outcome.routeCount = file.routes.count
     }

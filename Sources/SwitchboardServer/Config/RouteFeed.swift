@@ -6,7 +6,10 @@ import Synchronization
 /// that registers them, in file order and in chunks, so that registering starts while the rest
 /// of the file is still being read. The decoder calls ``send(module:routes:)`` for each chunk
 /// and ``finish(_:)`` once; the reader calls ``receive(_:)`` once.
-final class RouteFeed: Sendable {
+///
+/// `Item` is what each route is handed over as: its ``RouteDefinition`` (to keep the file), or
+/// the ``Route`` made from it on the decoding thread (to register it at once).
+final class RouteFeed<Item: Sendable>: Sendable {
     /// How a route file ended.
     struct Outcome: Sendable {
         /// The file's module; `nil` when the file is broken or absent.
@@ -17,33 +20,33 @@ final class RouteFeed: Sendable {
         var issues: [ConfigIssue] = []
     }
 
-    private enum Item: Sendable {
-        case routes(module: String, [RouteDefinition])
+    private enum Message: Sendable {
+        case routes(module: String, [Item])
         case end(Outcome)
     }
 
-    private let items = Mutex<[Item]>([])
-    /// Signalled once for each item queued.
+    private let messages = Mutex<[Message]>([])
+    /// Signalled once for each message queued.
     private let queued = DispatchSemaphore(value: 0)
 
     /// Queues a chunk of the file's routes.
-    func send(module: String, routes: [RouteDefinition]) {
-        items.withLock { $0.append(.routes(module: module, routes)) }
+    func send(module: String, routes: [Item]) {
+        messages.withLock { $0.append(.routes(module: module, routes)) }
         queued.signal()
     }
 
     /// Ends the feed.
     func finish(_ outcome: Outcome) {
-        items.withLock { $0.append(.end(outcome)) }
+        messages.withLock { $0.append(.end(outcome)) }
         queued.signal()
     }
 
     /// Calls `body` with each chunk of routes as it arrives, in order, until the file is read;
     /// returns how it ended.
-    func receive(_ body: (_ module: String, _ routes: [RouteDefinition]) -> Void) -> Outcome {
+    func receive(_ body: (_ module: String, _ routes: [Item]) -> Void) -> Outcome {
         while true {
             queued.wait()
-            switch items.withLock({ $0.removeFirst() }) {
+            switch messages.withLock({ $0.removeFirst() }) {
             case .routes(let module, let routes): body(module, routes)
             case .end(let outcome): return outcome
             }

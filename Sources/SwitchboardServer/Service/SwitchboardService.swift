@@ -104,8 +104,11 @@ package final class SwitchboardService: Sendable {
             let result: Result<Snapshot, ConfigIssues>
             var replaced: (snapshot: Snapshot, leftovers: any Sendable)?
             do throws(ConfigIssues) {
-                // The route files are decoded on other threads while their routes are registered.
-                let loading = try ConfigDirectory.startLoading(from: configDirectory, chunkSize: Self.routeChunkSize)
+                // The route files are decoded, and their routes made, on other threads while
+                // the routes are registered.
+                let loading = try ConfigDirectory.startLoading(from: configDirectory, chunkSize: Self.routeChunkSize) {
+                    definition, module in definition.route(module: module)
+                }
                 let running = self.snapshot
                 let (snapshot, leftovers) = try Snapshot.build(
                     loading: loading, admin: running.admin, expectedRouteCount: running.configRouteCount)

@@ -102,7 +102,8 @@ public final class Snapshot: Sendable {
     }
 
     /// Builds a snapshot from a config directory being read: the routes of each route file
-    /// are registered as they arrive, while the rest is still decoded on other threads. Like
+    /// (made on the decoding threads) are registered as they arrive, while the rest is still
+    /// decoded. Like
     /// ``build(config:admin:)`` otherwise; a broken file fails the whole build.
     /// - Parameter expectedRouteCount: about how many routes the route files hold (the tables
     ///   are sized for it; e.g. the running snapshot's count).
@@ -110,7 +111,7 @@ public final class Snapshot: Sendable {
     ///   tables of every route), for the caller to free later, off a reload's critical path.
     /// - Throws: ``ConfigIssues`` naming the file (or admin state) and item of every problem.
     static func build(
-        loading: ConfigDirectory.Loading, admin: AdminState, expectedRouteCount: Int
+        loading: ConfigDirectory.Loading<Route>, admin: AdminState, expectedRouteCount: Int
     ) throws(ConfigIssues) -> (snapshot: Snapshot, leftovers: any Sendable) {
         guard loading.issues.isEmpty else {
             // No settings to build with: read the route files to the end, for their issues too.
@@ -124,10 +125,10 @@ public final class Snapshot: Sendable {
             var summaries = RouteFileSummaries()
             var issues: [ConfigIssue] = []
             for (path, feed) in loading.routeFeeds {
-                let outcome = feed.receive { module, routes in
+                let outcome = feed.receive { _, routes in
                     // Once a file is broken the build fails: the routes after it are only read.
                     guard issues.isEmpty else { return }
-                    for index in routes.indices { add(routes[index].route(module: module), path) }
+                    for route in routes { add(route, path) }
                 }
                 issues += outcome.issues
                 if let module = outcome.module {
