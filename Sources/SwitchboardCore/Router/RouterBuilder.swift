@@ -86,9 +86,9 @@ public struct RouterBuilder: Sendable {
         if route.patterns.count == 1, route.web == nil, route.minAppVersion == nil,
             let (node, captureStart) = walkCreatingPlainPath(route.patterns[0])
         {
-            try checkConflict(route, patternText: route.patterns[0], scheme: nil, host: nil, at: node, captureStart: captureStart)
-            let routeIndex = appendRoute(route, idHash: idHash)
-            addEntry(at: node, route: routeIndex, patternNumber: 0, scheme: nil, host: nil, captureStart: captureStart)
+            try registerWalked(
+                route, idHash: idHash, patternText: route.patterns[0], patternNumber: 0, scheme: nil, host: nil, at: node,
+                captureStart: captureStart)
             return
         }
         try registerParsed(route, idHash: idHash)
@@ -129,16 +129,11 @@ public struct RouterBuilder: Sendable {
             }
         }
         if expansions.count == 1 {
-            // A conflict can only be found at a node that existed, so every node on the way
-            // existed too and a refused route still leaves no trace.
             let pattern = expansions[0]
             let (node, captureStart) = walkCreating(pattern.segments)
-            try checkConflict(
-                route, patternText: pattern.text, scheme: pattern.scheme, host: pattern.host, at: node, captureStart: captureStart)
-            let routeIndex = appendRoute(route, idHash: idHash)
-            addEntry(
-                at: node, route: routeIndex, patternNumber: patternNumbers[0], scheme: pattern.scheme, host: pattern.host,
-                captureStart: captureStart)
+            try registerWalked(
+                route, idHash: idHash, patternText: pattern.text, patternNumber: patternNumbers[0], scheme: pattern.scheme,
+                host: pattern.host, at: node, captureStart: captureStart)
             return
         }
         // Check every expansion before changing anything, so a refused route leaves no trace.
@@ -165,6 +160,19 @@ public struct RouterBuilder: Sendable {
             addEntry(
                 at: node, route: routeIndex, patternNumber: number, scheme: pattern.scheme, host: pattern.host, captureStart: captureStart)
         }
+    }
+
+    /// Registers a route of one expansion, whose walk (creating missing nodes) ended at `node`
+    /// and appended its captures from `captureStart` on; refused on a conflict. A conflict can
+    /// only be found at a node that existed, so every node on the way existed too and a
+    /// refused route still leaves no trace.
+    private mutating func registerWalked(
+        _ route: Route, idHash: Int, patternText: String, patternNumber: Int, scheme: String?, host: String?,
+        at node: Int32, captureStart: Int
+    ) throws(RouteRegistrationError) {
+        try checkConflict(route, patternText: patternText, scheme: scheme, host: host, at: node, captureStart: captureStart)
+        let routeIndex = appendRoute(route, idHash: idHash)
+        addEntry(at: node, route: routeIndex, patternNumber: patternNumber, scheme: scheme, host: host, captureStart: captureStart)
     }
 
     /// Throws when a pattern of another route at `node` has the same scheme/host restriction;

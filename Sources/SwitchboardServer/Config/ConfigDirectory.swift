@@ -40,7 +40,7 @@ public struct ConfigDirectory: Sendable {
         var issues = loading.issues
         for (path, feed) in loading.routeFeeds {
             var routes: [RouteDefinition] = []
-            let outcome = feed.receive { _, chunk in
+            let outcome = feed.receive { chunk in
                 if routes.isEmpty { routes = chunk } else { routes += chunk }
             }
             issues += outcome.issues
@@ -149,7 +149,7 @@ public struct ConfigDirectory: Sendable {
             else { return nil }
             return RouteFileJSONReader.read(bytes, chunkSize: chunkSize) { module, routes in
                 sent += routes.count
-                feed.send(module: module, routes: routes.map { convert($0, module) })
+                feed.send(routes.map { convert($0, module) })
             }
         }
         if let module {
@@ -164,7 +164,7 @@ public struct ConfigDirectory: Sendable {
         guard let file: RouteFile = decode(text, file: path, issues: &outcome.issues) else { return }
         // What the fast reader sent before giving up is the start of the same list.
         if file.routes.count > sent {
-            feed.send(module: file.module, routes: file.routes[sent...].map { convert($0, file.module) })
+            feed.send(file.routes[sent...].map { convert($0, file.module) })
         }
         outcome.module = file.module
         outcome.routeCount = file.routes.count

@@ -4,7 +4,7 @@ import Synchronization
 
 /// The routes of one route file, handed from the thread that decodes the file to the thread
 /// that registers them, in file order and in chunks, so that registering starts while the rest
-/// of the file is still being read. The decoder calls ``send(module:routes:)`` for each chunk
+/// of the file is still being read. The decoder calls ``send(_:)`` for each chunk
 /// and ``finish(_:)`` once; the reader calls ``receive(_:)`` once.
 ///
 /// `Item` is what each route is handed over as: its ``RouteDefinition`` (to keep the file), or
@@ -21,7 +21,7 @@ final class RouteFeed<Item: Sendable>: Sendable {
     }
 
     private enum Message: Sendable {
-        case routes(module: String, [Item])
+        case routes([Item])
         case end(Outcome)
     }
 
@@ -30,8 +30,8 @@ final class RouteFeed<Item: Sendable>: Sendable {
     private let queued = DispatchSemaphore(value: 0)
 
     /// Queues a chunk of the file's routes.
-    func send(module: String, routes: [Item]) {
-        messages.withLock { $0.append(.routes(module: module, routes)) }
+    func send(_ routes: [Item]) {
+        messages.withLock { $0.append(.routes(routes)) }
         queued.signal()
     }
 
@@ -43,11 +43,11 @@ final class RouteFeed<Item: Sendable>: Sendable {
 
     /// Calls `body` with each chunk of routes as it arrives, in order, until the file is read;
     /// returns how it ended.
-    func receive(_ body: (_ module: String, _ routes: [Item]) -> Void) -> Outcome {
+    func receive(_ body: (_ routes: [Item]) -> Void) -> Outcome {
         while true {
             queued.wait()
             switch messages.withLock({ $0.removeFirst() }) {
-            case .routes(let module, let routes): body(module, routes)
+            case .routes(let routes): body(routes)
             case .end(let outcome): return outcome
             }
         }

@@ -103,8 +103,7 @@ public final class Snapshot: Sendable {
 
     /// Builds a snapshot from a config directory being read: the routes of each route file
     /// (made on the decoding threads) are registered as they arrive, while the rest is still
-    /// decoded. Like
-    /// ``build(config:admin:)`` otherwise; a broken file fails the whole build.
+    /// decoded. Like ``build(config:admin:)`` otherwise; a broken file fails the whole build.
     /// - Parameter expectedRouteCount: about how many routes the route files hold (the tables
     ///   are sized for it; e.g. the running snapshot's count).
     /// - Returns: the snapshot, and what building needed and serving does not (the builder's
@@ -116,7 +115,7 @@ public final class Snapshot: Sendable {
         guard loading.issues.isEmpty else {
             // No settings to build with: read the route files to the end, for their issues too.
             var issues = loading.issues
-            for (_, feed) in loading.routeFeeds { issues += feed.receive { _, _ in }.issues }
+            for (_, feed) in loading.routeFeeds { issues += feed.receive { _ in }.issues }
             throw ConfigIssues(issues)
         }
         let built = try assemble(
@@ -125,7 +124,7 @@ public final class Snapshot: Sendable {
             var summaries = RouteFileSummaries()
             var issues: [ConfigIssue] = []
             for (path, feed) in loading.routeFeeds {
-                let outcome = feed.receive { _, routes in
+                let outcome = feed.receive { routes in
                     // Once a file is broken the build fails: the routes after it are only read.
                     guard issues.isEmpty else { return }
                     for route in routes { add(route, path) }
