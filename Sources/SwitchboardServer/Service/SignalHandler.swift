@@ -59,6 +59,8 @@ package final class SignalHandler: Sendable {
     private let onShutdown: @Sendable (Signal) -> Void
     private let onReload: @Sendable () -> Void
     private let sources = Mutex<[any DispatchSourceSignal]?>(nil)
+    /// How long ``start()`` waits for libdispatch to register the sources.
+    private static let registrationTimeout = DispatchTimeInterval.seconds(5)
 
     /// Creates a handler; nothing is installed until ``start()``.
     ///
@@ -84,12 +86,18 @@ package final class SignalHandler: Sendable {
         stop()
     }
 
-    /// Starts listening for the signals (idempotent). Their default action (terminating the
-    /// process) is disabled first, so a signal arriving while the sources register is
-    /// ignored rather than fatal.
+    /// Starts listening for the signals (idempotent), and returns once they are handled.
+    ///
+    /// Their default action (terminating the process) is disabled first, so a signal arriving
+    /// while the sources register is ignored rather than fatal. libdispatch registers a source
+    /// later, on its own thread; until then a signal is discarded. So this waits (up to
+    /// `registrationTimeout`) for every source to report that it is registered: a SIGHUP sent
+    /// right after `start()` returns is not lost. Do not call it on `queue`, where the
+    /// registrations are reported.
     package func start() {
         sources.withLock { sources in
             guard sources == nil else { return }
+            let registered = DispatchGroup()
             var created: [any DispatchSourceSignal] = []
             for kind in Signal.allCases {
                 // Before the source exists: libdispatch then installs its own handler
@@ -97,6 +105,8 @@ package final class SignalHandler: Sendable {
                 // would break it.
                 _ = signal(kind.number, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: kind.number, queue: queue)
+                registered.enter()
+                source.setRegistrationHandler { registered.leave() }
                 source.setEventHandler { [logger, onShutdown, onReload] in
                     logger.notice("received \(kind)")
                     switch kind {
@@ -106,6 +116,9 @@ package final class SignalHandler: Sendable {
                 }
                 source.resume()
                 created.append(source)
+            }
+            if registered.wait(timeout: .now() + Self.registrationTimeout) == .timedOut {
+                logger.warning("signal sources not registered after 5 s; signals sent now may be ignored")
             }
             sources = created
         }

@@ -3,7 +3,7 @@ import Testing
 
 /// `POST /resolve` over a real loopback socket: each result is what `GET /resolve` answers,
 /// plus its own status; bad bodies and oversized batches are clear errors.
-@Suite("POST /resolve (batch)")
+@Suite("POST /resolve (batch)", .blockingIO)
 struct BatchResolveTests {
     static let settings = """
         schemes: [myapp]

@@ -6,7 +6,7 @@ import Testing
 
 /// A route's `web` URL: loaded from route files, validated naming the route, and returned by
 /// `GET /resolve` as `webURL` over a real socket.
-@Suite("route web URLs")
+@Suite("route web URLs", .blockingIO)
 struct WebURLTests {
     static let settings = "schemes: [myapp]\ndomains: [shop.example.com]"
     static let product = """

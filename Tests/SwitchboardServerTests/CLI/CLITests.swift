@@ -9,6 +9,7 @@ import Testing
 ///
 /// `swift build --build-tests` (and `swift test`) build every product, so the executable sits
 /// in the products directory next to the test runner.
+@Suite(.blockingIO)
 struct CLITests {
     struct Run {
         var status: Int32

@@ -7,7 +7,7 @@ import Testing
 /// `switchboard codegen swift`: the generated enum compiles on its own (Swift 6 mode, Foundation
 /// only), every route round-trips through `url` and `init?(url:)`, and each canonical link goes
 /// to the same route in the real resolver.
-@Suite(.serialized)
+@Suite(.serialized, .blockingIO)
 struct SwiftCodegenTests {
     /// A value the param accepts, per its type and constraint.
     private static func sample(_ parameter: TypedRouteCase.Parameter, index: Int) -> String {

@@ -7,7 +7,7 @@ import Testing
 
 /// Conditional rules and `minAppVersion` over a real loopback socket: the context comes from
 /// query parameters or headers, the time from an injected clock.
-@Suite("conditional rules")
+@Suite("conditional rules", .blockingIO)
 struct ConditionalRulesTests {
     /// A clock the test moves.
     final class TestClock: Sendable {

@@ -9,7 +9,7 @@ import Testing
 #endif
 
 /// The HTTP layer over real loopback sockets, with a real (hand-written) HTTP/1.1 client.
-@Suite("HTTP server over loopback")
+@Suite("HTTP server over loopback", .blockingIO)
 struct HTTPServerTests {
     @Test("port 0 gives a real port, and the chosen port is logged")
     func portZeroGivesRealPort() throws {

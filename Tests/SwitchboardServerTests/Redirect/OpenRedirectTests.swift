@@ -6,7 +6,7 @@ import Testing
 
 /// `GET /open` over a real loopback socket: 302 only to allowed targets, 404 `no_redirect`
 /// otherwise, never echoing the input.
-@Suite("GET /open (redirect mode)")
+@Suite("GET /open (redirect mode)", .blockingIO)
 struct OpenRedirectTests {
     static let routes = [
         "product": """

@@ -16,7 +16,7 @@ enum TestPostgres {
 /// A developer running `swift test` without it gets these tests skipped, not failed; CI always
 /// runs them through scripts/test.sh. Serialized: one test stops and restarts the cluster.
 @Suite(
-    "PostgreSQL store shared by replicas", .serialized,
+    "PostgreSQL store shared by replicas", .serialized, .blockingIO,
     .enabled("needs SWITCHBOARD_TEST_POSTGRES (run scripts/test.sh)") { TestPostgres.url != nil })
 struct ReplicaTests {
 

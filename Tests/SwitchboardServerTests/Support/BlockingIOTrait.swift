@@ -3,11 +3,12 @@ import Testing
 
 /// Runs each test of a suite on a task executor of its own, off Swift's cooperative pool.
 ///
-/// The integration tests block on sockets (``HTTPTestClient`` is synchronous) and on
-/// server shutdowns. On the cooperative pool (one thread per core: two here) that would
-/// starve every other suite's tasks for as long as the requests take, and make timing-based
-/// tests elsewhere fail. A test keeps its task (so `#expect` and task-locals work); only the
-/// threads it runs on change.
+/// Every suite that blocks a thread needs it: on sockets (``HTTPTestClient`` is
+/// synchronous), on server shutdowns, on subprocesses (`waitUntilExit`) or on sleeps. On the
+/// cooperative pool (one thread per core: two here) a blocked test starves every other
+/// suite's tasks for as long as it blocks; a test that waits with a deadline elsewhere then
+/// fails for no fault of its own (CI saw a 5 s wait overrun this way). A test keeps its task
+/// (so `#expect` and task-locals work); only the threads it runs on change.
 ///
 /// ```swift
 /// @Suite("Admin rules over loopback", .blockingIO)

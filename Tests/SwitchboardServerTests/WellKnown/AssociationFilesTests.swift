@@ -6,7 +6,7 @@ import Testing
 
 /// `/.well-known/apple-app-site-association` and `/.well-known/assetlinks.json` over a real
 /// socket, checked against Apple's and Android's formats.
-@Suite("association files")
+@Suite("association files", .blockingIO)
 struct AssociationFilesTests {
     static let fingerprint = (0..<32).map { String(format: "%02X", $0 * 7 % 256) }.joined(separator: ":")
     static let settings = """
