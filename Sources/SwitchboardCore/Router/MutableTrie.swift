@@ -1,8 +1,13 @@
 /// The trie of a ``RouterBuilder`` while routes are registered: flat arrays of small structs,
 /// the children and terminals of a node in linked lists through them, and one hash table for
-/// all static edges keyed by (node, label number), so registering a segment allocates nothing
-/// and hashes its bytes once. ``freeze()`` turns it into the immutable ``TrieTable``, node for
-/// node.
+/// the static edges of wide nodes keyed by (node, label number), so registering a segment
+/// allocates nothing and hashes its bytes once. ``freeze()`` turns it into the immutable
+/// ``TrieTable``, node for node.
+///
+/// A node's static edges go into the hash table once it has ``hashedFanout`` of them; below
+/// that its list is searched. Most nodes have a few children, and their recently appended
+/// edges are in cache, where a probe of the table (megabytes at 100k routes) misses it for
+/// each new edge.
 struct MutableTrie: Sendable {
     /// 32 bytes; -1 is "none" for every link.
     struct Node: Sendable {
@@ -50,12 +55,17 @@ struct MutableTrie: Sendable {
     }
 
     static let root: Int32 = 0
+    /// From this many static edges on, a node's edges are found through ``edgeSlots``.
+    static let hashedFanout: Int32 = 16
 
     private(set) var nodes: [Node] = [Node()]
     private var literalEdges: [LiteralEdge] = []
-    /// Open addressing over the static edges by (parent, label), each slot holding the whole
-    /// key and the child so that a probe touches one cache line; a power of two, at most half full.
+    /// Open addressing over the static edges of nodes with at least ``hashedFanout`` of them,
+    /// by (parent, label), each slot holding the whole key and the child so that a probe
+    /// touches one cache line; a power of two, at most half full.
     private var edgeSlots = [EdgeSlot](repeating: .empty, count: 16)
+    /// How many edges ``edgeSlots`` holds.
+    private var hashedEdgeCount = 0
     private var constrainedEdges: [ConstrainedEdge] = []
     private var labels = LabelTable()
     private var terminals: [Terminal] = []
@@ -63,17 +73,14 @@ struct MutableTrie: Sendable {
     private var strings: [String] = []
     private var stringIndex: [String: Int32] = [:]
 
-    /// Makes room for `count` more routes of about one pattern each. Most tables get room for
-    /// two nodes and two static edges a route: room never written costs no memory pages, where
-    /// growing copies the whole table. The edge slots are written when made, so they are sized
-    /// for one edge a route (and grow if needed).
+    /// Makes room for `count` more routes of about one pattern each: room for two nodes and
+    /// two static edges a route (room never written costs no memory pages, where growing
+    /// copies the whole table). The edge slots grow as wide nodes appear: they are written
+    /// when made, and how many edges end up there depends on the shape of the routes.
     mutating func reserveCapacity(_ count: Int) {
         nodes.reserveCapacity(nodes.count + 2 * count)
         literalEdges.reserveCapacity(literalEdges.count + 2 * count)
         terminals.reserveCapacity(terminals.count + count)
-        var capacity = edgeSlots.count
-        while (literalEdges.count + count) * 2 > capacity { capacity *= 2 }
-        if capacity > edgeSlots.count { growEdgeSlots(to: capacity) }
     }
 
     // MARK: - Finding children
@@ -81,7 +88,7 @@ struct MutableTrie: Sendable {
     /// The child of `node` through the static segment `label`, if there is one.
     func literalChild(of node: Int32, _ label: UnsafeBufferPointer<UInt8>) -> Int32? {
         guard nodes[Int(node)].literalCount > 0, let number = labels.find(label) else { return nil }
-        return literalChild(parent: node, label: number, hash: ByteHash.hash(node, number))
+        return literalChild(parent: node, label: number)
     }
 
     func constrainedChild(of node: Int32, _ constraint: ParameterConstraint) -> Int32? {
@@ -107,15 +114,26 @@ struct MutableTrie: Sendable {
 
     mutating func makeLiteralChild(of node: Int32, _ label: UnsafeBufferPointer<UInt8>) -> Int32 {
         let number = labels.intern(label)
-        let hash = ByteHash.hash(node, number)
-        if let child = literalChild(parent: node, label: number, hash: hash) { return child }
-        if (literalEdges.count + 1) * 2 > edgeSlots.count { growEdgeSlots(to: edgeSlots.count * 2) }
+        if let child = literalChild(parent: node, label: number) { return child }
         let child = appendNode()
         let edge = Int32(literalEdges.count)
         literalEdges.append(LiteralEdge(label: number, child: child, next: nodes[Int(node)].firstLiteral))
         nodes[Int(node)].firstLiteral = edge
         nodes[Int(node)].literalCount += 1
-        insertEdgeSlot(EdgeSlot(parent: node, label: number, child: child), hash: hash)
+        switch nodes[Int(node)].literalCount {
+        case ..<Self.hashedFanout:
+            break
+        case Self.hashedFanout:
+            // The node turns wide: all its edges move to the table.
+            var index = edge
+            while index >= 0 {
+                let sibling = literalEdges[Int(index)]
+                addEdgeSlot(EdgeSlot(parent: node, label: sibling.label, child: sibling.child))
+                index = sibling.next
+            }
+        default:
+            addEdgeSlot(EdgeSlot(parent: node, label: number, child: child))
+        }
         return child
     }
 
@@ -187,15 +205,34 @@ struct MutableTrie: Sendable {
 
     // MARK: - Static edge table
 
-    private func literalChild(parent: Int32, label: Int32, hash: Int) -> Int32? {
+    /// The child of `parent` through the label numbered `label`: from its list of static
+    /// edges, or from the table once the node is wide.
+    private func literalChild(parent: Int32, label: Int32) -> Int32? {
+        let node = nodes[Int(parent)]
+        guard node.literalCount >= Self.hashedFanout else {
+            var index = node.firstLiteral
+            while index >= 0 {
+                let edge = literalEdges[Int(index)]
+                if edge.label == label { return edge.child }
+                index = edge.next
+            }
+            return nil
+        }
         let mask = edgeSlots.count - 1
-        var position = hash & mask
+        var position = ByteHash.hash(parent, label) & mask
         while true {
             let slot = edgeSlots[position]
             guard slot.parent >= 0 else { return nil }
             if slot.parent == parent, slot.label == label { return slot.child }
             position = (position + 1) & mask
         }
+    }
+
+    /// Adds an edge to the table, growing it first when that would make it over half full.
+    private mutating func addEdgeSlot(_ slot: EdgeSlot) {
+        if (hashedEdgeCount + 1) * 2 > edgeSlots.count { growEdgeSlots(to: edgeSlots.count * 2) }
+        insertEdgeSlot(slot, hash: ByteHash.hash(slot.parent, slot.label))
+        hashedEdgeCount += 1
     }
 
     private mutating func insertEdgeSlot(_ slot: EdgeSlot, hash: Int) {
