@@ -18,21 +18,6 @@ import Dispatch
 /// reclaimer.reclaim(previous)                 // returns at once; freed on the reclaimer's thread
 /// ```
 package final class MemoryReclaimer: Sendable {
-    /// Holds a batch until the reclaimer's thread empties it, so that the last reference,
-    /// and the teardown it starts, is dropped there and not by the caller.
-    private final class Batch: @unchecked Sendable {
-        // Written by the caller before the batch is handed over, then only by the reclaimer.
-        private var contents: (any Sendable)?
-
-        init(_ contents: consuming any Sendable) {
-            self.contents = contents
-        }
-
-        func free() {
-            contents = nil
-        }
-    }
-
     private let queue = DispatchQueue(label: "switchboard.memory-reclaimer")
     /// Signalled while no batch is in flight.
     private let idle = DispatchSemaphore(value: 1)
@@ -43,10 +28,10 @@ package final class MemoryReclaimer: Sendable {
     /// thread; waits first while the previous batch is still being freed. The call should be
     /// the caller's last use of `garbage`: a reference the caller keeps is not freed here.
     package func reclaim(_ garbage: consuming any Sendable) {
-        let batch = Batch(consume garbage)
+        let batch = PendingRelease(consume garbage)
         idle.wait()
         queue.async { [idle] in
-            batch.free()
+            batch.release()
             Self.returnFreedMemory()
             idle.signal()
         }
