@@ -49,23 +49,27 @@ struct PatternParser {
     /// constraints, catch-alls or escapes; empty segments (`//`, a trailing `/`) are skipped.
     static func isPlainPath(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.first == UInt8(ascii: "/") else { return false }
-        var names: [UnsafeBufferPointer<UInt8>] = []
-        var isPlain = true
-        forEachPlainSegment(bytes) { segment, isParameter in
-            guard isPlain else { return }
-            guard isParameter else {
-                isPlain = segment.allSatisfy(isPlainByte)
-                return
+        // The names seen so far, on the stack: a parameter takes at least 3 bytes (`/:a`).
+        return withUnsafeTemporaryAllocation(of: UnsafeBufferPointer<UInt8>.self, capacity: bytes.count / 3 + 1) { names in
+            var nameCount = 0
+            var isPlain = true
+            forEachPlainSegment(bytes) { segment, isParameter in
+                guard isPlain else { return }
+                guard isParameter else {
+                    isPlain = segment.allSatisfy(URLCharacterSet.plainPatternSegment.contains)
+                    return
+                }
+                guard !segment.isEmpty, segment.allSatisfy(URLCharacterSet.patternName.contains),
+                    !names[..<nameCount].contains(where: { $0.elementsEqual(segment) })
+                else {
+                    isPlain = false
+                    return
+                }
+                names.initializeElement(at: nameCount, to: segment)
+                nameCount += 1
             }
-            guard !segment.isEmpty, segment.allSatisfy(isNameByte),
-                !names.contains(where: { $0.elementsEqual(segment) })
-            else {
-                isPlain = false
-                return
-            }
-            names.append(segment)
+            return isPlain
         }
-        return isPlain
     }
 
     /// Calls `body` with each non-empty `/`-separated segment of a plain path pattern, in order:
@@ -84,26 +88,6 @@ struct PatternParser {
             let isParameter = bytes[start] == UInt8(ascii: ":")
             body(UnsafeBufferPointer(rebasing: bytes[(isParameter ? start + 1 : start)..<end]), isParameter)
             start = end
-        }
-    }
-
-    private static func isNameByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
-            true
-        default: false
-        }
-    }
-
-    private static func isPlainByte(_ byte: UInt8) -> Bool {
-        if isNameByte(byte) { return true }
-        switch byte {
-        case UInt8(ascii: "."), UInt8(ascii: "~"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"),
-            UInt8(ascii: "'"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
-            UInt8(ascii: "@"), UInt8(ascii: ":"):
-            return true
-        default: return false
         }
     }
 

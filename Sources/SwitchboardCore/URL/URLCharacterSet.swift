@@ -1,5 +1,5 @@
 /// A set of ASCII bytes as two 64-bit masks, for branch-light membership tests in the
-/// URL scanners.
+/// URL scanners and the route pattern parser.
 ///
 /// The constants are written out as literals so that no lazy initialisation runs on the hot
 /// path; a test rebuilds each of them from its RFC 3986 definition.
@@ -35,4 +35,9 @@ struct URLCharacterSet: Sendable, Hashable {
     static let scheme = URLCharacterSet(low: 0x03FF_6800_0000_0000, high: 0x07FF_FFFE_07FF_FFFE)
     /// `HEXDIG`, either case.
     static let hexDigit = URLCharacterSet(low: 0x03FF_0000_0000_0000, high: 0x0000_007E_0000_007E)
+    /// A route pattern's parameter name: ALPHA, DIGIT, `_`, `-`.
+    static let patternName = URLCharacterSet(low: 0x03FF_2000_0000_0000, high: 0x07FF_FFFE_87FF_FFFE)
+    /// A static segment of a plain route pattern (``PatternParser/isPlainPath(_:)``): a
+    /// parameter name's bytes and `.~!$&'+,;=@:`.
+    static let plainPatternSegment = URLCharacterSet(low: 0x2FFF_78D2_0000_0000, high: 0x47FF_FFFE_87FF_FFFF)
 }

@@ -2,7 +2,8 @@ import Testing
 
 @testable import SwitchboardCore
 
-/// Rebuilds each literal mask of ``URLCharacterSet`` from its RFC 3986 definition.
+/// Rebuilds each literal mask of ``URLCharacterSet`` from its definition (RFC 3986, or the
+/// route pattern syntax).
 @Suite("URLCharacterSet")
 struct URLCharacterSetTests {
     static let alpha = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -18,6 +19,8 @@ struct URLCharacterSetTests {
         (URLCharacterSet.query, unreserved + subDelims + ":@/?"),
         (URLCharacterSet.scheme, alpha + digit + "+-."),
         (URLCharacterSet.hexDigit, digit + "ABCDEFabcdef"),
+        (URLCharacterSet.patternName, alpha + digit + "_-"),
+        (URLCharacterSet.plainPatternSegment, alpha + digit + "_-" + ".~!$&'+,;=@:"),
     ])
     func matchesItsDefinition(_ set: URLCharacterSet, _ members: String) {
         let expected = Set(members.utf8)
