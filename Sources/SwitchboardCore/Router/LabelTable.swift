@@ -32,6 +32,23 @@ struct LabelTable: Sendable {
         find(label, hash: ByteHash.hash(label))
     }
 
+    /// A key for each label number such that, where two keys differ, their order is the
+    /// order of ``TrieTable/labelPrecedes(_:_:)``: the length in the top 16 bits, then the
+    /// first 6 bytes, big-endian. Equal keys say nothing (compare the bytes then); labels of
+    /// 65,535 bytes or more all get the same key.
+    func sortKeys() -> [UInt64] {
+        bytes.withUnsafeBufferPointer { stored in
+            spans.map { span in
+                guard span.count < 0xFFFF else { return 0xFFFF << 48 }
+                var key = UInt64(span.count) << 48
+                for offset in 0..<min(6, Int(span.count)) {
+                    key |= UInt64(stored[Int(span.start) + offset]) << (40 - 8 * offset)
+                }
+                return key
+            }
+        }
+    }
+
     private func find(_ label: UnsafeBufferPointer<UInt8>, hash: Int) -> Int32? {
         let mask = slots.count - 1
         var slot = hash & mask

@@ -309,7 +309,11 @@ struct MutableTrie: Sendable {
                 frozenTerminals[terminalCount] = TrieTable.Terminal(entry: terminal.entry, scheme: terminal.scheme, host: terminal.host)
                 terminalCount += 1
             }
+            let sortKeys = labels.sortKeys()
             func precedes(_ lhs: LiteralEdge, _ rhs: LiteralEdge) -> Bool {
+                let leftKey = sortKeys[Int(lhs.label)]
+                let rightKey = sortKeys[Int(rhs.label)]
+                if leftKey != rightKey { return leftKey < rightKey }
                 let left = labels.spans[Int(lhs.label)]
                 let right = labels.spans[Int(rhs.label)]
                 return TrieTable.labelPrecedes(
