@@ -5,9 +5,9 @@
 /// ``TrieTable``, node for node.
 ///
 /// A node's static edges go into the hash table once it has ``hashedFanout`` of them; below
-/// that its list is searched. Most nodes have a few children, and their recently appended
-/// edges are in cache, where a probe of the table (megabytes at 100k routes) misses it for
-/// each new edge.
+/// that its list is searched. Most nodes have a few children, whose recently appended edges
+/// are still in the CPU cache, where each new edge's probe of the table (megabytes at 100k
+/// routes) is a cache miss.
 struct MutableTrie: Sendable {
     /// 32 bytes; -1 is "none" for every link.
     struct Node: Sendable {
