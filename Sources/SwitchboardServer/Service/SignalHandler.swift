@@ -59,8 +59,8 @@ package final class SignalHandler: Sendable {
     private let onShutdown: @Sendable (Signal) -> Void
     private let onReload: @Sendable () -> Void
     private let sources = Mutex<[any DispatchSourceSignal]?>(nil)
-    /// How long ``start()`` waits for libdispatch to register the sources.
-    private static let registrationTimeout = DispatchTimeInterval.seconds(5)
+    /// How long ``start()`` waits for libdispatch to register the sources, in seconds.
+    private static let registrationTimeoutSeconds = 5
 
     /// Creates a handler; nothing is installed until ``start()``.
     ///
@@ -91,7 +91,7 @@ package final class SignalHandler: Sendable {
     /// Their default action (terminating the process) is disabled first, so a signal arriving
     /// while the sources register is ignored rather than fatal. libdispatch registers a source
     /// later, on its own thread; until then a signal is discarded. So this waits (up to
-    /// `registrationTimeout`) for every source to report that it is registered: a SIGHUP sent
+    /// `registrationTimeoutSeconds`) for every source to report that it is registered: a SIGHUP sent
     /// right after `start()` returns is not lost. Do not call it on `queue`, where the
     /// registrations are reported.
     package func start() {
@@ -117,8 +117,9 @@ package final class SignalHandler: Sendable {
                 source.resume()
                 created.append(source)
             }
-            if registered.wait(timeout: .now() + Self.registrationTimeout) == .timedOut {
-                logger.warning("signal sources not registered after 5 s; signals sent now may be ignored")
+            let timeout = Self.registrationTimeoutSeconds
+            if registered.wait(timeout: .now() + .seconds(timeout)) == .timedOut {
+                logger.warning("signal sources not registered after \(timeout) s; signals sent now may be ignored")
             }
             sources = created
         }
