@@ -1,15 +1,21 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-/// Switchboard: a deep-link routing service.
+/// Switchboard: a deep-link routing service. The module graph is the architecture
+/// (ARCHITECTURE.md has the picture and the path of a request through it):
 ///
-/// Module graph (DESIGN.md §1):
-/// - `SwitchboardCore`: pure Swift (URL model, patterns, trie router, rewrite engine, resolver,
-///   config model). No sockets, files, threads or locks. Depends only on `CPCRE2`.
-/// - `CPCRE2`, `CMicroHTTPD`, `CLibPQ`: system libraries, the only C boundaries (libpq for the
-///   optional PostgreSQL store shared by replicas).
-/// - `SwitchboardServer`: the HTTP service, config loading, hot reload, persistence, metrics.
-/// - `switchboard`: the thin command-line executable.
+///     switchboard (executable: serve, resolve, check, codegen, migrate-store)
+///       └─ SwitchboardServer   the application: endpoints, snapshot, reload, admin changes, metrics, check
+///            ├─ SwitchboardHTTP    the HTTP/1.1 server on libmicrohttpd; knows no endpoint   ── CMicroHTTPD
+///            ├─ SwitchboardStore   the admin state model, its file and PostgreSQL stores      ── CLibPQ
+///            └─ SwitchboardCore    pure resolution: URLs, patterns, trie, rewrite, resolver   ── CPCRE2
+///
+/// Each C library is imported by exactly one target. `SwitchboardCore` does no I/O and takes
+/// no lock; it is the one library product (the benchmarks and any embedding app use it).
+///
+/// Platforms: the server (`serve`) runs on Linux, where it is tested and deployed. The core
+/// and the offline commands (`resolve`, `check`, `codegen`) also build on macOS 15; there
+/// the config watcher polls instead of using inotify.
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
@@ -20,16 +26,19 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "SwitchboardCore", targets: ["SwitchboardCore"]),
-        .library(name: "SwitchboardServer", targets: ["SwitchboardServer"]),
         .executable(name: "switchboard", targets: ["switchboard"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
+        // MARK: C libraries, each imported by one target only
+
         .systemLibrary(
             name: "CPCRE2",
             pkgConfig: "libpcre2-8",
@@ -45,21 +54,48 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
+
+        // MARK: Libraries
+
         .target(
             name: "SwitchboardCore",
             dependencies: ["CPCRE2"],
             swiftSettings: strictSettings
         ),
         .target(
+            name: "SwitchboardHTTP",
+            dependencies: [
+                "CMicroHTTPD",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "SwitchboardStore",
+            dependencies: [
+                "SwitchboardCore",
+                "CLibPQ",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "SwitchboardServer",
             dependencies: [
                 "SwitchboardCore",
-                "CMicroHTTPD",
-                "CLibPQ",
+                "SwitchboardHTTP",
+                "SwitchboardStore",
+                .product(name: "Atomics", package: "swift-atomics"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
             ],
-            // The OpenAPI document served at /openapi.yaml; a symlink to the one at the root.
+            // The OpenAPI document served at /openapi.yaml. The file lives here, inside Sources,
+            // so that a build context holding only Sources has it; the root openapi.yaml links here.
             resources: [.embedInCode("Resources/openapi.yaml")],
             swiftSettings: strictSettings
         ),
@@ -68,9 +104,21 @@ let package = Package(
             dependencies: [
                 "SwitchboardCore",
                 "SwitchboardServer",
+                "SwitchboardStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Tests, one target per library, plus the helpers they share
+
+        .target(
+            name: "SwitchboardTestSupport",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log")
+            ],
+            path: "Tests/SwitchboardTestSupport",
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -83,11 +131,35 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "SwitchboardHTTPTests",
+            dependencies: [
+                "SwitchboardHTTP",
+                "SwitchboardTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SwitchboardStoreTests",
+            dependencies: [
+                "SwitchboardStore",
+                "SwitchboardCore",
+                "SwitchboardTestSupport",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "SwitchboardServerTests",
             dependencies: [
                 "SwitchboardServer",
+                "SwitchboardHTTP",
+                "SwitchboardStore",
                 "SwitchboardCore",
+                "SwitchboardTestSupport",
+                .product(name: "Atomics", package: "swift-atomics"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 // Parses openapi.yaml in the OpenAPI coverage test.
                 .product(name: "Yams", package: "Yams"),
             ],

@@ -1,5 +1,5 @@
 import ArgumentParser
-import SwitchboardServer
+import SwitchboardStore
 
 /// `switchboard migrate-store --from DIR --to postgres://…`: copies the file store's admin
 /// state (rules, routes, version, history) into PostgreSQL, for moving to several replicas.

@@ -23,7 +23,7 @@ struct ResolveCommand: ParsableCommand {
     func run() throws {
         let snapshot: Snapshot
         do {
-            snapshot = try SnapshotLoader.load(configDirectory: options.config)
+            snapshot = try SnapshotLoader.load(configDirectory: options.config).snapshot
         } catch {
             StandardError.write("switchboard: the config does not load:\n\(error)")
             throw ExitCode(2)

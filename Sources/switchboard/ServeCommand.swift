@@ -21,14 +21,15 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "switchboard")
         logger.logLevel = logLevel
-        let runner: ServerRunner
+        let application: SwitchboardApplication
         do {
-            runner = try ServerRunner(configDirectory: options.config, listen: listen, logger: logger)
+            application = try SwitchboardApplication(
+                configDirectory: options.config, listen: listen, signals: await ProcessSignals.trap(), logger: logger)
         } catch {
             StandardError.write("switchboard: cannot start: \(error)")
             throw ExitCode(1)
         }
-        try await runner.run()
+        try await application.run()
     }
 }
 

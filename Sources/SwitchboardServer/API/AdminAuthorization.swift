@@ -1,3 +1,5 @@
+import SwitchboardHTTP
+
 /// An admin token the server accepts, with the name the history records.
 package struct AdminToken: Sendable {
     package let name: String
@@ -12,38 +14,27 @@ package struct AdminToken: Sendable {
 /// Bearer-token check for the admin API: 403 while no token is configured, 401 for a
 /// missing or wrong token. Every configured token is compared, each in constant time, so the
 /// time does not reveal which token matched or where a wrong one differs.
-struct AdminAuthorization {
+struct AdminAuthorization: Sendable {
     let tokens: [AdminToken]
 
-    /// Why a request was refused: the response to send.
-    struct Refusal: Error {
-        let response: HTTPResponse
-    }
-
-    /// The name of the token the request presents, or the refusal.
-    func authorize(_ request: HTTPRequest) -> Result<String, Refusal> {
+    /// The name of the token the request presents.
+    ///
+    /// - Throws: ``APIError``: `403 admin_disabled` or `401 unauthorized`.
+    func authorize(_ request: HTTPRequest) throws(APIError) -> String {
         guard !tokens.isEmpty else {
-            return .failure(
-                Refusal(
-                    response: .error(
-                        status: 403, code: "admin_disabled",
-                        message: "the admin API is disabled: set the environment variable named by admin_token_env "
-                            + "(or admin_tokens) and restart")))
+            throw APIError(
+                status: 403, code: "admin_disabled",
+                message: "the admin API is disabled: set the environment variable named by admin_token_env "
+                    + "(or admin_tokens) and restart")
         }
         let challenge = [("WWW-Authenticate", #"Bearer realm="switchboard""#)]
         guard let header = request.header("Authorization") else {
-            return .failure(
-                Refusal(
-                    response: .error(
-                        status: 401, code: "unauthorized", message: "missing Authorization: Bearer <token>", headers: challenge)))
+            throw APIError(status: 401, code: "unauthorized", message: "missing Authorization: Bearer <token>", headers: challenge)
         }
         let prefix = "bearer "
         guard header.count > prefix.count, header.lowercased().hasPrefix(prefix) else {
-            return .failure(
-                Refusal(
-                    response: .error(
-                        status: 401, code: "unauthorized", message: "the Authorization header must be 'Bearer <token>'", headers: challenge)
-                ))
+            throw APIError(
+                status: 401, code: "unauthorized", message: "the Authorization header must be 'Bearer <token>'", headers: challenge)
         }
         let presented = Array(header.dropFirst(prefix.count).trimmingSpaces().utf8)
         var matched: String?
@@ -51,11 +42,10 @@ struct AdminAuthorization {
             matched = token.name
         }
         guard let matched else {
-            return .failure(Refusal(response: .error(status: 401, code: "unauthorized", message: "wrong admin token", headers: challenge)))
+            throw APIError(status: 401, code: "unauthorized", message: "wrong admin token", headers: challenge)
         }
-        return .success(matched)
+        return matched
     }
-
     /// Compares every byte of the longer input, so the time does not reveal where they differ.
     static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
         var difference = UInt8(truncatingIfNeeded: lhs.count ^ rhs.count)

@@ -1,4 +1,5 @@
 import SwitchboardCore
+import SwitchboardHTTP
 
 extension RequestContext {
     /// The asking app as a request describes it: the `platform`, `appVersion` and `device`

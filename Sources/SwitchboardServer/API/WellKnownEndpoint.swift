@@ -1,18 +1,19 @@
 import SwitchboardCore
+import SwitchboardHTTP
 
 /// The association files that make universal links and Android App Links work: served with
 /// `200 application/json`, no auth and no redirect, generated from `apps` and the routes.
-struct WellKnownEndpoint {
+struct WellKnownEndpoint: Sendable {
     static let appleAppSiteAssociationPath = "/.well-known/apple-app-site-association"
     static let assetLinksPath = "/.well-known/assetlinks.json"
 
-    let service: SwitchboardService
+    let context: ServerContext
 
     /// The AASA file for the request's `Host` (without port): path-only routes when the host
     /// is one of `domains`, plus the routes restricted to `https://<host>/…`.
-    func appleAppSiteAssociation(_ request: HTTPRequest) -> HTTPResponse {
-        let snapshot = service.snapshot
-        let host = Self.hostName(request.header("Host") ?? "")
+    func appleAppSiteAssociation(_ request: APIRequest) -> HTTPResponse {
+        let snapshot = context.snapshot
+        let host = Self.hostName(request.http.header("Host") ?? "")
         let file = AssociationFiles.appleAppSiteAssociation(
             apps: snapshot.config.settings.apps, components: snapshot.appLinkComponents, host: host)
         return .json(file.jsonText)
@@ -20,7 +21,7 @@ struct WellKnownEndpoint {
 
     /// The Digital Asset Links statements of the configured Android apps.
     func assetLinks() -> HTTPResponse {
-        .json(AssociationFiles.assetLinks(apps: service.snapshot.config.settings.apps).jsonText)
+        .json(AssociationFiles.assetLinks(apps: context.snapshot.config.settings.apps).jsonText)
     }
 
     /// `Host` without its port, lowercased (`[::1]:8080` → `[::1]`).

@@ -4,19 +4,19 @@ import Yams
 
 /// The parsed contents of a config directory (DESIGN §2):
 /// `switchboard.yaml`, `routes.d/*.yaml|*.yml|*.json` and `rewrites.yaml`.
-public struct ConfigDirectory: Sendable {
+package struct ConfigDirectory: Sendable {
     /// A route file and where it came from.
-    public struct LoadedRouteFile: Sendable {
+    package struct LoadedRouteFile: Sendable {
         /// Path relative to the config directory, e.g. `routes.d/product.yaml`.
-        public var path: String
-        public var file: RouteFile
+        package var path: String
+        package var file: RouteFile
     }
 
     /// The directory that was read.
-    public var url: URL
-    public var settings: ServerSettings
-    public var routeFiles: [LoadedRouteFile]
-    public var rewriteRules: [RewriteRule]
+    package var url: URL
+    package var settings: ServerSettings
+    package var routeFiles: [LoadedRouteFile]
+    package var rewriteRules: [RewriteRule]
 
     /// A config directory being read: its settings and rewrite rules are decoded, and its
     /// route files are being decoded on other threads, their routes arriving through
@@ -34,7 +34,7 @@ public struct ConfigDirectory: Sendable {
     /// are decoded at the same time on all cores (largest first); the result and the problems
     /// are in file order whatever the timing.
     /// - Throws: ``ConfigIssues`` listing each broken file with the key path at fault.
-    public static func load(from directory: String) throws(ConfigIssues) -> ConfigDirectory {
+    package static func load(from directory: String) throws(ConfigIssues) -> ConfigDirectory {
         let loading = try startLoading(from: directory, chunkSize: Int.max) { definition, _ in definition }
         var config = loading.config
         var issues = loading.issues
@@ -174,7 +174,7 @@ public struct ConfigDirectory: Sendable {
         do {
             return try decodeYAML(Value.self, from: text)
         } catch {
-            issues.append(ConfigIssue(file: file, message: DecodingErrorDescription.describe(error)))
+            issues.append(ConfigIssue(file: file, message: DecodingErrorDescription.describeConfigError(error)))
             return nil
         }
     }

@@ -1,15 +1,15 @@
 /// One problem found in the config directory or in an admin request: where, and what.
-public struct ConfigIssue: Error, Sendable, Hashable, CustomStringConvertible, Codable {
+package struct ConfigIssue: Error, Sendable, Hashable, CustomStringConvertible, Codable {
     /// The file (relative to the config directory), or `nil` for admin input.
-    public var file: String?
+    package var file: String?
     /// The route or rule concerned, when known.
-    public var item: String?
+    package var item: String?
     /// What is wrong and how to fix it.
-    public var message: String
+    package var message: String
     /// A stable code when known (`conflict`, `duplicate_id`, `invalid_regex`, …).
-    public var code: String?
+    package var code: String?
 
-    public init(file: String?, item: String? = nil, message: String, code: String? = nil) {
+    package init(file: String?, item: String? = nil, message: String, code: String? = nil) {
         self.file = file
         self.item = item
         self.message = message
@@ -17,20 +17,20 @@ public struct ConfigIssue: Error, Sendable, Hashable, CustomStringConvertible, C
     }
 
     /// Whether this is a clash with an existing route or rule rather than invalid input.
-    public var isConflict: Bool { code == "conflict" || code == "duplicate_id" }
+    package var isConflict: Bool { code == "conflict" || code == "duplicate_id" }
 
-    public var description: String {
+    package var description: String {
         [file, item.map { "'\($0)'" }, message].compactMap { $0 }.joined(separator: ": ")
     }
 }
 
 /// Every problem found while loading or validating a config, reported together.
-public struct ConfigIssues: Error, Sendable, CustomStringConvertible {
-    public var issues: [ConfigIssue]
+package struct ConfigIssues: Error, Sendable, CustomStringConvertible {
+    package var issues: [ConfigIssue]
 
-    public init(_ issues: [ConfigIssue]) { self.issues = issues }
+    package init(_ issues: [ConfigIssue]) { self.issues = issues }
 
-    public var description: String {
+    package var description: String {
         issues.map(\.description).joined(separator: "\n")
     }
 }

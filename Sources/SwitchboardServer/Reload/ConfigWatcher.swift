@@ -1,25 +1,36 @@
 import Foundation
 import Logging
+import ServiceLifecycle
 import Synchronization
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Watches a config directory and calls `onChange` once the files have changed and then
-/// stayed quiet for a moment.
+/// stayed quiet for a moment: a `Service` whose loop runs on a thread of its own.
 ///
-/// inotify (on the directory and `routes.d/`) wakes it at once; a fingerprint of every file's
-/// size, mtime and inode, checked at least every `pollInterval`, decides whether anything
-/// really changed. The fingerprint alone is the fallback where inotify is unavailable, and it
-/// also catches what inotify misses (Kubernetes ConfigMaps swap a symlinked directory).
-package final class ConfigWatcher: Sendable {
+/// inotify (Linux: on the directory and `routes.d/`) wakes it at once; a fingerprint of every
+/// file's size, mtime and inode, checked at least every `pollInterval`, decides whether
+/// anything really changed. The fingerprint alone is the fallback where inotify is
+/// unavailable (and on other systems), and it also catches what inotify misses (Kubernetes
+/// ConfigMaps swap a symlinked directory).
+///
+/// The watch is armed and the baseline taken in `init`, not when the service starts: a
+/// change made as soon as the server says it is listening is never folded into the baseline.
+package final class ConfigWatcher: Service, Sendable {
     private let directory: String
     private let pollInterval: Duration
     private let quietPeriod: Duration
     private let logger: Logger
     private let onChange: @Sendable () -> Void
-    private let running = Atomic<Bool>(false)
+    /// The inotify descriptor, or -1 where inotify is unavailable.
+    private let inotify: Int32
+    private let baseline: [String: [Int]]
+    /// Whether `routes.d/` is watched (it may appear after the start).
+    private let watchesRoutesDirectory: Atomic<Bool>
 
     package init(
         directory: String, pollInterval: Duration = .seconds(1), quietPeriod: Duration = .milliseconds(150),
@@ -30,54 +41,50 @@ package final class ConfigWatcher: Sendable {
         self.quietPeriod = quietPeriod
         self.logger = logger
         self.onChange = onChange
-    }
-
-    /// Starts the watch thread (idempotent).
-    package func start() {
-        guard running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
-            return
-        }
-        // Arm inotify and take the baseline here, not on the new thread: a change made as soon
-        // as start() has returned (e.g. right after the service logged that it is listening)
-        // must not be folded into the baseline and missed.
-        let inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        var watchedRoutesDirectory = false
+        #if os(Linux)
+            let inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        #else
+            let inotify: Int32 = -1
+        #endif
+        self.inotify = inotify
         if inotify >= 0 {
-            addWatch(inotify, directory)
-            watchedRoutesDirectory = addWatch(inotify, directory + "/routes.d")
+            Self.addWatch(inotify, directory)
         }
-        let baseline = fingerprint()
-        let thread = Thread { [self, watchedRoutesDirectory] in
-            self.run(inotify: inotify, watchedRoutesDirectory: watchedRoutesDirectory, baseline: baseline)
-        }
-        thread.name = "switchboard.config-watcher"
-        thread.start()
+        watchesRoutesDirectory = Atomic(inotify >= 0 && Self.addWatch(inotify, directory + "/routes.d"))
+        baseline = Self.fingerprint(of: directory)
     }
 
-    /// Stops the watch thread within one poll interval.
-    package func stop() {
-        running.store(false, ordering: .releasing)
+    deinit {
+        if inotify >= 0 { close(inotify) }
     }
 
-    private func run(inotify: Int32, watchedRoutesDirectory: Bool, baseline: [String: [Int]]) {
+    /// Watches until the service group shuts down.
+    package func run() async {
+        await DedicatedThread.run(named: "switchboard.config-watcher") { [self] shouldStop in
+            watch(until: shouldStop)
+        }
+    }
+
+    private func watch(until shouldStop: () -> Bool) {
         if inotify < 0 {
             logger.notice("inotify unavailable; polling the config directory", metadata: ["interval": "\(pollInterval)"])
         }
-        defer { if inotify >= 0 { close(inotify) } }
-        var watchedRoutesDirectory = watchedRoutesDirectory
         var last = baseline
-        while running.load(ordering: .acquiring) {
-            wait(inotify)
-            guard running.load(ordering: .acquiring) else { break }
-            if inotify >= 0 && !watchedRoutesDirectory {
-                watchedRoutesDirectory = addWatch(inotify, directory + "/routes.d")
+        var lastCheck = ContinuousClock.now
+        while !shouldStop() {
+            let notified = wait()
+            guard !shouldStop() else { break }
+            guard notified || ContinuousClock.now - lastCheck >= pollInterval else { continue }
+            lastCheck = .now
+            if inotify >= 0, !watchesRoutesDirectory.load(ordering: .relaxed) {
+                watchesRoutesDirectory.store(Self.addWatch(inotify, directory + "/routes.d"), ordering: .relaxed)
             }
-            var now = fingerprint()
+            var now = Self.fingerprint(of: directory)
             guard now != last else { continue }
             // Let a burst of writes (an editor, a ConfigMap update) settle before reloading.
             while true {
                 Thread.sleep(forTimeInterval: Self.seconds(quietPeriod))
-                let settled = fingerprint()
+                let settled = Self.fingerprint(of: directory)
                 if settled == now { break }
                 now = settled
             }
@@ -88,27 +95,34 @@ package final class ConfigWatcher: Sendable {
     }
 
     @discardableResult
-    private func addWatch(_ inotify: Int32, _ path: String) -> Bool {
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MODIFY)
-        return inotify_add_watch(inotify, path, mask) >= 0
+    private static func addWatch(_ inotify: Int32, _ path: String) -> Bool {
+        #if os(Linux)
+            let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MODIFY)
+            return inotify_add_watch(inotify, path, mask) >= 0
+        #else
+            return false
+        #endif
     }
 
-    /// Sleeps until an inotify event or the poll interval; drains pending events.
-    private func wait(_ inotify: Int32) {
-        let milliseconds = Int32(Self.seconds(pollInterval) * 1000)
+    /// Sleeps until an inotify event or for at most 250 ms (so that a stop is honoured
+    /// quickly), and drains pending events.
+    ///
+    /// - Returns: whether inotify reported a change.
+    private func wait() -> Bool {
+        let slice = min(pollInterval, .milliseconds(250))
         guard inotify >= 0 else {
-            Thread.sleep(forTimeInterval: Self.seconds(pollInterval))
-            return
+            Thread.sleep(forTimeInterval: Self.seconds(slice))
+            return false
         }
         var descriptor = pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)
-        if poll(&descriptor, 1, milliseconds) > 0 {
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while read(inotify, &buffer, buffer.count) > 0 {}
-        }
+        guard poll(&descriptor, 1, Int32(Self.seconds(slice) * 1000)) > 0 else { return false }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while read(inotify, &buffer, buffer.count) > 0 {}
+        return true
     }
 
     /// Size, modification time and inode of every config file, following symlinks.
-    private func fingerprint() -> [String: [Int]] {
+    private static func fingerprint(of directory: String) -> [String: [Int]] {
         var result: [String: [Int]] = [:]
         var paths = ["switchboard.yaml", "rewrites.yaml"].map { directory + "/" + $0 }
         let routes = directory + "/routes.d"
@@ -118,9 +132,12 @@ package final class ConfigWatcher: Sendable {
         for path in paths {
             var info = stat()
             guard stat(path, &info) == 0 else { continue }
-            result[path] = [
-                Int(info.st_size), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec), Int(info.st_ino),
-            ]
+            #if os(Linux)
+                let modified = info.st_mtim
+            #else
+                let modified = info.st_mtimespec
+            #endif
+            result[path] = [Int(info.st_size), Int(modified.tv_sec), Int(modified.tv_nsec), Int(info.st_ino)]
         }
         return result
     }

@@ -1,23 +1,25 @@
+import Atomics
 import Foundation
 import SwitchboardCore
+import SwitchboardStore
 import Synchronization
 
 /// One consistent view of everything a request needs: the resolver built from the config
-/// directory and the admin state, plus what it was built from. Immutable; the service swaps
-/// the whole snapshot on reload or admin change.
+/// directory and the admin state, plus what it was built from. Immutable; a reload, an admin
+/// change or a store sync builds a new one, and ``SnapshotHolder`` swaps it in whole.
 ///
 /// The route definitions of the config are not kept: the router holds every route once, and
 /// ``config`` keeps each route file's path and module with an empty `routes` list (see
 /// ``routeFiles`` for the counts). A change of admin rules alone reuses the router.
-public final class Snapshot: Sendable {
+package final class Snapshot: Sendable, AtomicReference {
     /// Where the routes of a route file sit in ``Resolver/router``'s routes.
-    public struct RouteFileSummary: Sendable, Hashable {
+    package struct RouteFileSummary: Sendable, Hashable {
         /// Path relative to the config directory, e.g. `routes.d/product.yaml`.
-        public let path: String
-        public let module: String
+        package let path: String
+        package let module: String
         /// The routes of this file are `router.routes[firstRoute..<firstRoute + routeCount]`.
-        public let firstRoute: Int
-        public let routeCount: Int
+        package let firstRoute: Int
+        package let routeCount: Int
     }
 
     /// Collects ``RouteFileSummary`` values file after file.
@@ -31,17 +33,17 @@ public final class Snapshot: Sendable {
         }
     }
 
-    public let resolver: Resolver
+    package let resolver: Resolver
     /// The config directory the snapshot was built from, without its route definitions.
-    public let config: ConfigDirectory
-    public let admin: AdminState
+    package let config: ConfigDirectory
+    package let admin: AdminState
     /// The route files, in load order; their routes come first in the router.
-    public let routeFiles: [RouteFileSummary]
+    package let routeFiles: [RouteFileSummary]
     /// How many routes come from route files (the first ones of the router).
-    public let configRouteCount: Int
-    public let builtAt: Date
+    package let configRouteCount: Int
+    package let builtAt: Date
     /// Where `GET /open` may redirect (from `redirect_allow`, `redirect_allow_http`, `schemes`).
-    public let redirectPolicy: RedirectPolicy
+    package let redirectPolicy: RedirectPolicy
     private let components: Mutex<AppLinkComponents?>
     /// Finished `GET /resolve` answers computed from this snapshot (dies with it).
     let resolveCache: ResolveCache
@@ -66,7 +68,7 @@ public final class Snapshot: Sendable {
 
     /// The https patterns of the routes, in priority order, for the association files; worked
     /// out on first use (it parses every pattern again), then kept.
-    public var appLinkComponents: AppLinkComponents {
+    package var appLinkComponents: AppLinkComponents {
         components.withLock { cached in
             if let cached { return cached }
             let made = AppLinkComponents(routes: resolver.router.routes, domains: config.settings.domains)
@@ -79,13 +81,13 @@ public final class Snapshot: Sendable {
     private var cachedAppLinkComponents: AppLinkComponents? { components.withLock { $0 } }
 
     /// Whether the route `id` comes from a route file (not from the admin API).
-    public func isConfigRoute(id: String) -> Bool {
+    package func isConfigRoute(id: String) -> Bool {
         resolver.router.routeIndex(id: id).map { $0 < configRouteCount } ?? false
     }
 
     /// Builds a snapshot; all-or-nothing.
     /// - Throws: ``ConfigIssues`` naming the file (or admin state) and item of every problem.
-    public static func build(config: ConfigDirectory, admin: AdminState) throws(ConfigIssues) -> Snapshot {
+    package static func build(config: ConfigDirectory, admin: AdminState) throws(ConfigIssues) -> Snapshot {
         let expected = config.routeFiles.reduce(0) { $0 + $1.file.routes.count }
         return try assemble(config: config, admin: admin, reusing: nil, expectedRouteCount: expected) { add in
             var summaries = RouteFileSummaries()
@@ -145,7 +147,7 @@ public final class Snapshot: Sendable {
     /// is reused and only the rules are built; otherwise the routes of the config are
     /// registered again from the router (their files are not read again).
     /// - Throws: ``ConfigIssues``, as ``build(config:admin:)``.
-    public func replacingAdminState(with admin: AdminState) throws(ConfigIssues) -> Snapshot {
+    package func replacingAdminState(with admin: AdminState) throws(ConfigIssues) -> Snapshot {
         if admin.routes == self.admin.routes {
             return try Self.assemble(
                 config: config, admin: admin, reusing: resolver.router, expectedRouteCount: configRouteCount,

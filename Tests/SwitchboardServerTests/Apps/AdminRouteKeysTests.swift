@@ -1,5 +1,7 @@
 import Foundation
 import SwitchboardCore
+import SwitchboardStore
+import SwitchboardTestSupport
 import Testing
 
 @testable import SwitchboardServer
@@ -9,7 +11,7 @@ struct AdminRouteKeysTests {
     @Test("web and app survive state.json")
     func persisted() throws {
         let directory = try TemporaryDirectory()
-        let store = StateStore(directory: directory.path)
+        let store = FileAdminStore(directory: directory.path)
         let state = AdminState(
             version: 3, rules: [],
             routes: [

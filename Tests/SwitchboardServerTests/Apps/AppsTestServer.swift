@@ -1,16 +1,18 @@
 import Foundation
 import SwitchboardCore
+import SwitchboardHTTP
+import SwitchboardTestSupport
 import Testing
 
 @testable import SwitchboardServer
 
-/// The whole API (service + handler + HTTP server) on 127.0.0.1, port 0, serving a config
-/// written to a temporary directory; `data_dir` is inside that directory.
+/// The whole API (``SwitchboardApplication``, its services not run: no watcher, no reloads)
+/// on 127.0.0.1, port 0, serving a config written to a temporary directory; `data_dir` is
+/// inside that directory.
 final class AppsTestServer {
     let directory: TemporaryDirectory
-    let service: SwitchboardService
-    let server: HTTPServer
-    var port: Int { server.boundPort }
+    let application: SwitchboardApplication
+    var port: Int { application.server.boundPort }
 
     /// - Parameters:
     ///   - settings: `switchboard.yaml` without `data_dir` (added here).
@@ -26,19 +28,14 @@ final class AppsTestServer {
         for (name, text) in routes { try directory.write("routes.d/\(name).yaml", text) }
         if let rewrites { try directory.write("rewrites.yaml", rewrites) }
         let (logger, _) = CollectingLogHandler.logger()
-        let service = try SwitchboardService(
-            configDirectory: directory.path, environment: [:], logger: logger, clock: clock)
-        let handler = APIHandler(service: service, accessLog: false, openAPIDocument: PackageResources.openapi_yaml)
-        server = try HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0), logger: logger) {
-            handler.handle($0)
-        }
-        try server.start()
-        self.service = service
+        application = try SwitchboardApplication(
+            configDirectory: directory.path, listen: "127.0.0.1:0", environment: [:], signals: nil, logger: logger,
+            clock: clock)
         self.directory = directory
     }
 
     deinit {
-        server.shutdown(grace: .zero)
+        application.server.stopNow()
     }
 
     /// Sends one request on a fresh connection.

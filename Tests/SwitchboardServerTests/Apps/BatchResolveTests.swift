@@ -1,4 +1,5 @@
 import Foundation
+import SwitchboardTestSupport
 import Testing
 
 /// `POST /resolve` over a real loopback socket: each result is what `GET /resolve` answers,

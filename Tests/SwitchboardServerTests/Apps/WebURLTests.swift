@@ -1,5 +1,7 @@
 import Foundation
 import SwitchboardCore
+import SwitchboardStore
+import SwitchboardTestSupport
 import Testing
 
 @testable import SwitchboardServer

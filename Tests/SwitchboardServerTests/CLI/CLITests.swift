@@ -1,5 +1,7 @@
 import Foundation
 import SwitchboardCore
+import SwitchboardStore
+import SwitchboardTestSupport
 import Testing
 
 @testable import SwitchboardServer
@@ -166,7 +168,7 @@ struct CLITests {
                         id: "flash.sale", patterns: ["/flash/:id<int>"],
                         target: .object([("page", .string("FlashSale")), ("banner", .bool(true))])))
             ])
-        try StateStore(directory: directory.url.appendingPathComponent("data").path).save(admin)
+        try FileAdminStore(directory: directory.url.appendingPathComponent("data").path).save(admin)
         let run = try Self.run(["resolve", "--config", Package.demoConfig, "shopapp://sale"], in: directory)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(

@@ -1,5 +1,7 @@
 import Foundation
 import SwitchboardCore
+import SwitchboardStore
+import SwitchboardTestSupport
 import Synchronization
 import Testing
 
@@ -157,7 +159,7 @@ struct ConditionalRulesTests {
     @Test("an admin rule keeps its when in state.json")
     func persisted() throws {
         let directory = try TemporaryDirectory()
-        let store = StateStore(directory: directory.path)
+        let store = FileAdminStore(directory: directory.path)
         let rule = RewriteRule(
             id: "r", match: "a", target: "shopapp://a",
             when: RuleCondition(platform: ["ios"], appVersion: ">=5", activeFrom: "2026-11-11T00:00:00Z", percent: 12.5))

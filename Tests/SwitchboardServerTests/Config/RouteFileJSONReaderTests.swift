@@ -1,5 +1,6 @@
 import Foundation
 import SwitchboardCore
+import SwitchboardTestSupport
 import Testing
 import Yams
 
@@ -15,7 +16,7 @@ import Yams
             _ = try Parser(yaml: text, resolver: .basic).singleRoot()
             return .success(try YAMLDecoder().decode(RouteFile.self, from: text))
         } catch {
-            return .failure(YAMLPathError(message: DecodingErrorDescription.describe(error)))
+            return .failure(YAMLPathError(message: DecodingErrorDescription.describeConfigError(error)))
         }
     }
 

@@ -1,3 +1,5 @@
+import SwitchboardStore
+import SwitchboardTestSupport
 import Testing
 
 extension IntegrationTests {

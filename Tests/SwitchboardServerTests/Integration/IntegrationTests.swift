@@ -1,3 +1,4 @@
+import SwitchboardTestSupport
 import Testing
 
 /// The integration suites: a whole Switchboard over real loopback sockets, in process

@@ -1,5 +1,6 @@
 import Foundation
 import SwitchboardCore
+import SwitchboardTestSupport
 import Testing
 import Yams
 

@@ -1,5 +1,7 @@
 import Foundation
 import SwitchboardCore
+import SwitchboardHTTP
+import SwitchboardTestSupport
 import Testing
 
 @testable import SwitchboardServer
@@ -30,7 +32,7 @@ extension IntegrationTests {
                 #expect(second.status == first.status && third.status == first.status)
                 #expect(second.header("Content-Type") == "application/json; charset=utf-8")
             }
-            #expect(server.runner.service.snapshot.resolveCache.count == 3)
+            #expect(server.application.context.snapshot.resolveCache.count == 3)
             // Three requests of product/42 and three of item.html (rewritten to a product page).
             #expect(try routeHits(client, "product.detail") == 6)
             let metrics = try client.request("GET", "/metrics").text
@@ -103,7 +105,7 @@ extension IntegrationTests {
                 #expect(try route("android") == "home")
                 #expect(try route(nil) == "home")
             }
-            #expect(server.runner.service.snapshot.resolveCache.keysOnAppHeaders)
+            #expect(server.application.context.snapshot.resolveCache.keysOnAppHeaders)
         }
 
         @Test("rules with a time window, or resolve_cache_bytes: 0, turn the cache off")
@@ -118,8 +120,8 @@ extension IntegrationTests {
             let client = try server.client()
             #expect(try client.resolve("shopapp://x/1").status == 200)
             #expect(try client.resolve("shopapp://x/1").status == 200)
-            #expect(!server.runner.service.snapshot.resolveCache.isEnabled)
-            #expect(server.runner.service.snapshot.resolveCache.count == 0)
+            #expect(!server.application.context.snapshot.resolveCache.isEnabled)
+            #expect(server.application.context.snapshot.resolveCache.count == 0)
         }
 
         @Test("explain answers and failed URLs are not cached")
@@ -129,7 +131,7 @@ extension IntegrationTests {
             #expect(try client.resolve("shopapp://product/42", extraQuery: "&explain=1").json["trace"] != nil)
             #expect(try client.resolve("shopapp://product/42", extraQuery: "&explain=1").json["trace"] != nil)
             #expect(try client.request("GET", "/resolve?url=nope").status == 400)
-            #expect(server.runner.service.snapshot.resolveCache.count == 0)
+            #expect(server.application.context.snapshot.resolveCache.count == 0)
         }
 
         @Test("the cache never holds more than its budget")

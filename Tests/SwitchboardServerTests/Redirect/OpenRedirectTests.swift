@@ -1,5 +1,6 @@
 import Foundation
 import SwitchboardCore
+import SwitchboardTestSupport
 import Testing
 
 @testable import SwitchboardServer
@@ -82,12 +83,23 @@ struct OpenRedirectTests {
         "bad input is a 404 that does not echo the input",
         arguments: [
             "/open", "/open?url=", "/open?url=%2F%2Fevil.com", "/open?url=javascript%3Aalert(1)",
-            "/open?url=a&url=b", "/open?url=%ZZ", "/open?url=https%3A%2F%2Fevil.com%00",
+            "/open?url=a&url=b", "/open?url=https%3A%2F%2Fevil.com%00",
         ])
     func badInput(target: String) throws {
         let server = try AppsTestServer(settings: Self.settings(fallback: nil), routes: Self.routes)
         let response = try server.request("GET", target)
         try Self.expectNoRedirect(response)
+        #expect(!response.text.contains("evil"))
+    }
+
+    @Test("a malformed query string is a 400 invalid_query, as on every endpoint, and redirects nowhere")
+    func malformedQuery() throws {
+        let server = try AppsTestServer(settings: Self.settings(fallback: nil), routes: Self.routes)
+        let response = try server.request("GET", "/open?url=https%3A%2F%2Fevil.com%ZZ")
+        #expect(response.status == 400)
+        #expect(response.header("Location") == nil)
+        let error = try #require(try response.object()["error"] as? [String: Any])
+        #expect(error["code"] as? String == "invalid_query")
         #expect(!response.text.contains("evil"))
     }
 

@@ -1,5 +1,7 @@
 import Foundation
 import SwitchboardCore
+import SwitchboardStore
+import SwitchboardTestSupport
 import Synchronization
 import Testing
 
@@ -175,7 +177,7 @@ struct ReplicaTests {
                 version: 3, time: "2026-11-24T00:00:00Z", token: "alice", action: "rules.add", ids: ["kept"], rules: state.rules, routes: []
             )
         ]
-        try StateStore(directory: directory.path).save(state)
+        try FileAdminStore(directory: directory.path).save(state)
 
         let copied = try CLITests.run(["migrate-store", "--from", directory.path, "--to", database], in: directory)
         #expect(copied.status == 0, "\(copied.stderr)")

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchboardTestSupport
 
 /// Requests of the Switchboard API over the test client.
 extension HTTPTestClient {

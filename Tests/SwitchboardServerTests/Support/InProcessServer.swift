@@ -1,19 +1,21 @@
 import Foundation
 import Logging
+import SwitchboardHTTP
 import SwitchboardServer
+import SwitchboardTestSupport
 
-/// A whole Switchboard (`ServerRunner`: service, HTTP server, config watcher) running in the
+/// A whole Switchboard (``SwitchboardApplication``: every service of `serve`) running in the
 /// test process on a free loopback port, over a ``TestConfig``.
 ///
-/// Signals are left alone (`handlesSignals: false`): dispositions are process-wide and other
-/// suites send signals to this process. Signal behaviour is tested with ``ServerProcess``.
+/// Signals are left alone (`signals: nil`): dispositions are process-wide and other suites
+/// send signals to this process. Signal behaviour is tested with ``ServerProcess``.
 final class InProcessServer: Sendable {
     let config: TestConfig
-    let runner: ServerRunner
+    let application: SwitchboardApplication
     let logs: CollectingLogHandler.Store
     private let task: Task<Void, any Error>
 
-    var port: Int { runner.server.boundPort }
+    var port: Int { application.server.boundPort }
 
     /// Starts the server and returns once it is serving and watching its config.
     /// - Parameter token: the admin token; `nil` leaves the variable unset (admin is 403).
@@ -27,22 +29,23 @@ final class InProcessServer: Sendable {
         self.logs = logs
         var environment = extra
         if let token { environment["SWITCHBOARD_ADMIN_TOKEN"] = token }
-        let runner = try ServerRunner(
+        let application = try SwitchboardApplication(
             configDirectory: config.directory, listen: "127.0.0.1:0", environment: environment,
-            pollInterval: pollInterval, handlesSignals: false, logger: logger)
-        self.runner = runner
-        task = Task { try await runner.run() }
+            pollInterval: pollInterval, signals: nil, logger: logger)
+        self.application = application
+        task = Task { try await application.run() }
         let started = try await eventually(timeout: .seconds(10)) {
             logs.all.contains { $0.message == "switchboard listening" }
         }
-        guard started, runner.server.boundPort != 0 else {
-            runner.shutdown()
+        guard started, application.server.boundPort != 0 else {
+            await application.shutdown()
             throw TestSetupError("the in-process server did not start: \(await task.result)")
         }
     }
 
     deinit {
-        runner.shutdown()
+        task.cancel()
+        application.server.stopNow()
     }
 
     /// A new keep-alive connection.
@@ -52,7 +55,7 @@ final class InProcessServer: Sendable {
 
     /// Shuts down gracefully and waits for `run()` to return.
     func stop() async throws {
-        runner.shutdown()
+        await application.shutdown()
         try await task.value
     }
 }

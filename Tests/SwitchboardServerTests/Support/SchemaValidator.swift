@@ -1,4 +1,5 @@
 import SwitchboardCore
+import SwitchboardTestSupport
 
 /// Checks a JSON value against an OpenAPI 3.0 schema (the subset `openapi.yaml` uses:
 /// `$ref`, `type`, `required`, `properties`, `additionalProperties`, `items`, `enum`,

@@ -1,0 +1,169 @@
+import Synchronization
+
+/// Assembles one request from libmicrohttpd's callbacks and enforces the URL and body limits
+/// (DESIGN §7). The policy lives here; `MicroHTTPDaemon.swift` only moves bytes.
+///
+/// One instance per request. libmicrohttpd calls back for a connection on one thread at a
+/// time, so an instance is never used concurrently and needs no lock.
+final class HTTPRequestAssembler {
+    /// The request target as the URI log callback saw it.
+    enum RawTarget {
+        /// The target, raw, valid UTF-8.
+        case text(String)
+        /// The request line had no target.
+        case missing
+        /// The target's bytes are not UTF-8 (request targets are ASCII by RFC 9112 §3.2).
+        case notUTF8
+    }
+
+    /// Limits copied from the configuration.
+    struct Limits: Sendable {
+        var maxURLLength: Int
+        var maxBodySize: Int
+        var maxDiscardedBodySize: Int
+    }
+
+    /// What to do with bytes of the body that just arrived.
+    enum BodyDecision: Equatable {
+        /// Append them to ``body``.
+        case store
+        /// Consume and forget them (the body is over the limit; a 413 follows).
+        case discard
+        /// Stop reading: close the connection without an answer.
+        case dropConnection
+    }
+
+    private enum Phase {
+        case awaitingHeaders
+        case receivingBody
+        case discardingBody(discarded: Int)
+        case finished
+    }
+
+    let target: RawTarget
+    let limits: Limits
+    /// Header fields in arrival order (filled by the daemon before ``headersComplete()``).
+    var headers: [HTTPRequest.Header] = []
+    /// The body received so far (appended to by the daemon after ``acceptBody(count:)``).
+    var body: [UInt8] = []
+    /// The answer of a request handled off the MHD thread, published by that thread before
+    /// it resumes the connection (see `MicroHTTPDaemonContext`).
+    let deferredResponse = Mutex<HTTPResponse?>(nil)
+    private var phase = Phase.awaitingHeaders
+
+    init(target: RawTarget, limits: Limits) {
+        self.target = target
+        self.limits = limits
+    }
+
+    /// Whether the first call for this request has been handled.
+    var hasStarted: Bool {
+        if case .awaitingHeaders = phase { return false }
+        return true
+    }
+
+    /// Checks the target, `Host` and the announced body size once the headers are in.
+    ///
+    /// - Parameter isHTTP11: the request line said `HTTP/1.1` (which requires `Host`,
+    ///   RFC 9112 §3.2).
+    /// - Returns: a refusal to send at once (the connection is then closed), or `nil`
+    ///   to go on reading the body.
+    func headersComplete(isHTTP11: Bool) -> HTTPRefusal? {
+        phase = .finished
+        let targetLength: Int
+        switch target {
+        case .missing:
+            return HTTPRefusal(status: 400, code: "bad_request", message: "the request line has no request target")
+        case .notUTF8:
+            return HTTPRefusal(status: 400, code: "bad_request", message: "the request target is not ASCII/UTF-8 text")
+        case .text(let text):
+            targetLength = text.utf8.count
+            if targetLength > limits.maxURLLength {
+                return HTTPRefusal(
+                    status: 414, code: "url_too_long",
+                    message:
+                        "the request target is \(targetLength) bytes long; the limit is \(limits.maxURLLength) bytes")
+            }
+            // libmicrohttpd (not strict) lets spaces into the target: "GET /a b HTTP/1.1".
+            if text.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) {
+                return HTTPRefusal(
+                    status: 400, code: "bad_request",
+                    message: "the request target contains a space or a control character; percent-encode it")
+            }
+        }
+        if isHTTP11, !headers.contains(where: { HTTPRequest.fieldNamesEqual($0.name, "Host") }) {
+            return HTTPRefusal(status: 400, code: "bad_request", message: "an HTTP/1.1 request needs a Host header")
+        }
+        if let announced = contentLength, announced > limits.maxBodySize {
+            return HTTPRefusal(
+                status: 413, code: "body_too_large",
+                message:
+                    "the request body is \(announced) bytes (Content-Length); the limit is \(limits.maxBodySize) bytes")
+        }
+        if let announced = contentLength {
+            body.reserveCapacity(min(announced, 64 * 1024))
+        }
+        phase = .receivingBody
+        return nil
+    }
+
+    /// Decides what to do with `count` more body bytes.
+    func acceptBody(count: Int) -> BodyDecision {
+        switch phase {
+        case .receivingBody:
+            if body.count + count <= limits.maxBodySize { return .store }
+            body = []
+            phase = .discardingBody(discarded: count)
+            return count <= limits.maxDiscardedBodySize ? .discard : .dropConnection
+        case .discardingBody(let discarded):
+            let total = discarded + count
+            phase = .discardingBody(discarded: total)
+            return total <= limits.maxDiscardedBodySize ? .discard : .dropConnection
+        case .awaitingHeaders, .finished:
+            return .dropConnection
+        }
+    }
+
+    /// The whole request has arrived: either the request for the handler, or the refusal
+    /// to send (then the connection is closed).
+    func finish(method: String, remoteAddress: String?) -> Result<HTTPRequest, HTTPRefusal> {
+        defer { phase = .finished }
+        switch phase {
+        case .discardingBody:
+            return .failure(
+                HTTPRefusal(
+                    status: 413, code: "body_too_large",
+                    message: "the request body exceeds the limit of \(limits.maxBodySize) bytes"))
+        case .awaitingHeaders, .finished:
+            return .failure(HTTPRefusal(status: 400, code: "bad_request", message: "the request is incomplete"))
+        case .receivingBody:
+            guard case .text(let text) = target else {
+                return .failure(HTTPRefusal(status: 400, code: "bad_request", message: "the request target is invalid"))
+            }
+            let path: String
+            let query: String?
+            if let mark = text.utf8.firstIndex(of: UInt8(ascii: "?")) {
+                path = String(text[..<mark])
+                query = String(text[text.utf8.index(after: mark)...])
+            } else {
+                path = text
+                query = nil
+            }
+            return .success(
+                HTTPRequest(
+                    method: method, path: path, query: query, headers: headers, body: body,
+                    remoteAddress: remoteAddress))
+        }
+    }
+
+    /// `Content-Length` as a number, when present and numeric (libmicrohttpd has already
+    /// rejected malformed values with a 400).
+    private var contentLength: Int? {
+        guard let field = headers.first(where: { HTTPRequest.fieldNamesEqual($0.name, "Content-Length") }) else {
+            return nil
+        }
+        let digits = field.value.utf8
+        guard !digits.isEmpty, digits.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+        return Int(field.value) ?? Int.max
+    }
+}

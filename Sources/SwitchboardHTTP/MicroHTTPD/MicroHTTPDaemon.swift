@@ -1,0 +1,631 @@
+// The only Swift file that touches libmicrohttpd's pointers (STYLE #5): every `Unsafe*`,
+// `Unmanaged` and `OpaquePointer` of the C boundary is here. The C callbacks are top-level
+// functions (Swift 6.3.1 crashes converting a capturing closure to a C function pointer);
+// they reach Swift objects through MHD's `void *` closures:
+//
+// - the daemon closure is a `MicroHTTPDaemonContext`, passed unretained (the
+//   `MicroHTTPDaemon` owning it outlives `MHD_stop_daemon`);
+// - the per-request closure (`*con_cls`) is an `HTTPRequestAssembler`, retained by the URI
+//   log callback (which runs once per request, before MHD parses the target) and released
+//   by the request-completed callback (which MHD calls for every request the URI log
+//   callback saw: both set `client_aware` in 0.9.75).
+
+import CMicroHTTPD
+import Dispatch
+import Logging
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+// MARK: - Daemon
+
+/// A running libmicrohttpd daemon: start, stop accepting, stop.
+///
+/// `HTTPServer` owns one and serialises the lifecycle calls; this type only guarantees that
+/// the daemon is stopped once (explicitly or at `deinit`).
+final class MicroHTTPDaemon: Sendable {
+    /// `struct MHD_Daemon *`, confined here.
+    private struct DaemonPointer: @unchecked Sendable {
+        let raw: OpaquePointer
+    }
+
+    private let daemon: DaemonPointer
+    /// Shared with the callbacks; must stay alive until `MHD_stop_daemon` has returned.
+    let context: MicroHTTPDaemonContext
+    /// The port actually bound (the kernel's choice when the configuration said 0).
+    let boundPort: Int
+    /// The listen socket handed back by `MHD_quiesce_daemon`; closed after the daemon stops.
+    private let quiescedListenSocket = Mutex<Int32?>(nil)
+    private let stopped = Atomic<Bool>(false)
+
+    /// Starts listening and serving with the configured threading mode.
+    ///
+    /// - Throws: ``HTTPServerError`` (`startFailed`) with libmicrohttpd's own reason,
+    ///   e.g. the port is in use.
+    init(configuration: HTTPServerConfiguration, context: MicroHTTPDaemonContext) throws(HTTPServerError) {
+        self.context = context
+        let where_ = "libmicrohttpd MHD_start_daemon on \(configuration.listenDescription)"
+        let family = try HTTPServerConfiguration.addressFamily(ofHost: configuration.host, in: where_)
+
+        // Suspend/resume: requests that change state (reloads, admin writes) run off MHD's
+        // threads, so a worker never stops serving its other connections (DESIGN §6).
+        var flags =
+            MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
+            | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        switch configuration.threadingMode {
+        case .pollThreadPool: flags |= MHD_USE_POLL.rawValue
+        case .epollThreadPool: flags |= MHD_USE_EPOLL.rawValue
+        case .threadPerConnection: flags |= MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_POLL.rawValue
+        }
+        if family == .ipv6 { flags |= MHD_USE_IPv6.rawValue }
+
+        let contextPointer = Unmanaged.passUnretained(context).toOpaque()
+        var options: [MHD_OptionItem] = [
+            // The logger first, so that MHD reports option errors through it too.
+            sb_mhd_option_logger(microHTTPDaemonLog, contextPointer),
+            sb_mhd_option_unsigned(.CONNECTION_LIMIT, UInt32(configuration.maxConnections)),
+            sb_mhd_option_unsigned(.CONNECTION_TIMEOUT, UInt32(configuration.connectionTimeoutSeconds)),
+            sb_mhd_option_size(.CONNECTION_MEMORY_LIMIT, configuration.connectionMemoryLimit),
+            sb_mhd_option_uri_log(microHTTPDaemonRequestStarted, contextPointer),
+            sb_mhd_option_notify_completed(microHTTPDaemonRequestCompleted, contextPointer),
+        ]
+        if configuration.threadingMode != .threadPerConnection, configuration.threadPoolSize > 1 {
+            options.append(sb_mhd_option_unsigned(.THREAD_POOL_SIZE, UInt32(configuration.threadPoolSize)))
+        }
+        options.append(sb_mhd_option_end())
+
+        let numericHost = HTTPServerConfiguration.numericHost(configuration.host)
+        let port = UInt16(clamping: configuration.port)
+        let started: OpaquePointer? = options.withUnsafeBufferPointer { optionArray in
+            MicroHTTPDaemon.withSocketAddress(host: numericHost, port: port, family: family) { address in
+                sb_mhd_start_daemon(
+                    flags, port, address, microHTTPDaemonAccessHandler, contextPointer, optionArray.baseAddress)
+            }
+        }
+        guard let started else {
+            let reason = context.lastLibraryMessage.withLock { $0 } ?? "no reason given"
+            throw HTTPServerError(
+                .startFailed, "cannot listen on \(configuration.listenDescription): \(reason)", context: where_,
+                fix: "check that the address belongs to this machine and that no other process uses the port "
+                    + "(or use port 0 to pick a free one)")
+        }
+        daemon = DaemonPointer(raw: started)
+        boundPort = Int(sb_mhd_daemon_bound_port(started))
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Requests between their request line and the end of their response, on all threads.
+    var inFlightRequests: Int { context.inFlightRequests.load(ordering: .relaxed) }
+
+    /// Connections currently open (all workers).
+    var connectionCount: Int { Int(sb_mhd_daemon_connection_count(daemon.raw)) }
+
+    /// Stops accepting connections (`MHD_quiesce_daemon`) and makes the kernel refuse new
+    /// ones (`shutdown(2)` on the listen socket); open connections are still served.
+    ///
+    /// From here on every response carries `Connection: close`, and the context wakes its
+    /// ``MicroHTTPDaemonContext/waitUntilIdle(timeout:)`` waiters when the last request ends.
+    func stopAccepting() {
+        context.isDraining.store(true, ordering: .sequentiallyConsistent)
+        let socket = MHD_quiesce_daemon(daemon.raw)
+        guard socket >= 0 else { return }
+        // MHD's threads may still have the socket in a poll set: it must not be closed
+        // before MHD_stop_daemon, but shutting it down is safe and refuses new clients.
+        #if canImport(Glibc)
+            _ = Glibc.shutdown(socket, Int32(SHUT_RDWR))
+        #elseif canImport(Darwin)
+            _ = Darwin.shutdown(socket, SHUT_RDWR)
+        #endif
+        quiescedListenSocket.withLock { $0 = socket }
+    }
+
+    /// Stops the daemon: closes every connection and joins MHD's threads (a handler still
+    /// running is waited for). Idempotent.
+    func stop() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        MHD_stop_daemon(daemon.raw)
+        if let socket = quiescedListenSocket.withLock({ $0 }) {
+            _ = close(socket)
+        }
+    }
+
+    /// Calls `body` with a `sockaddr` for `host` (numeric) and `port`.
+    private static func withSocketAddress<Result>(
+        host: String, port: UInt16, family: HTTPServerConfiguration.AddressFamily,
+        _ body: (UnsafePointer<sockaddr>) -> Result
+    ) -> Result {
+        switch family {
+        case .ipv4:
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(port.bigEndian)
+            _ = inet_pton(AF_INET, host, &address.sin_addr)
+            return withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1, body)
+            }
+        case .ipv6:
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = in_port_t(port.bigEndian)
+            _ = inet_pton(AF_INET6, host, &address.sin6_addr)
+            return withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1, body)
+            }
+        }
+    }
+}
+
+// MARK: - Shared context
+
+/// What the C callbacks share across MHD's threads, reached through MHD's `cls` pointer.
+final class MicroHTTPDaemonContext: Sendable {
+    let limits: HTTPRequestAssembler.Limits
+    let handler: @Sendable (HTTPRequest) -> HTTPResponse
+    let refusalResponder: @Sendable (HTTPRefusal) -> HTTPResponse
+    let logger: Logger
+    /// Requests seen by the URI log callback and not yet completed.
+    let inFlightRequests = Atomic<Int>(0)
+    /// Set when shutdown begins: every response then carries `Connection: close`.
+    let isDraining = Atomic<Bool>(false)
+    /// Who waits for the last request in flight to end, by waiter number.
+    private let idleWaiters = Mutex<(next: Int, waiting: [Int: CheckedContinuation<Void, Never>])>((0, [:]))
+    /// The last message libmicrohttpd logged (explains a failed start).
+    let lastLibraryMessage = Mutex<String?>(nil)
+
+    init(
+        limits: HTTPRequestAssembler.Limits, logger: Logger,
+        refusalResponder: @escaping @Sendable (HTTPRefusal) -> HTTPResponse,
+        handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+    ) {
+        self.limits = limits
+        self.logger = logger
+        self.refusalResponder = refusalResponder
+        self.handler = handler
+    }
+
+    /// A new request: its assembler, retained for MHD's `*con_cls`.
+    fileprivate func beginRequest(rawTarget: UnsafePointer<CChar>?) -> UnsafeMutableRawPointer {
+        let target: HTTPRequestAssembler.RawTarget
+        if let rawTarget {
+            target = String(validatingCString: rawTarget).map { .text($0) } ?? .notUTF8
+        } else {
+            target = .missing
+        }
+        inFlightRequests.add(1, ordering: .sequentiallyConsistent)
+        return Unmanaged.passRetained(HTTPRequestAssembler(target: target, limits: limits)).toOpaque()
+    }
+
+    /// The request is over (answered, failed or the connection closed): release its assembler.
+    fileprivate func endRequest(_ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+        guard let assembler = slot.pointee else { return }
+        slot.pointee = nil
+        Unmanaged<HTTPRequestAssembler>.fromOpaque(assembler).release()
+        let remaining = inFlightRequests.subtract(1, ordering: .sequentiallyConsistent).newValue
+        // Only a draining server has waiters: the serving path never takes the lock.
+        if remaining == 0, isDraining.load(ordering: .sequentiallyConsistent) {
+            let waiters = idleWaiters.withLock { state in
+                defer { state.waiting = [:] }
+                return state.waiting.values
+            }
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+
+    /// Waits until no request is in flight, or `timeout` has passed; call it once
+    /// ``isDraining`` is set (``MicroHTTPDaemon/stopAccepting()`` sets it).
+    ///
+    /// - Returns: `true` when the server drained, `false` when the time ran out.
+    func waitUntilIdle(timeout: Duration) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await self.idle()
+                return !Task.isCancelled
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return false
+            }
+            let drained = await group.next() ?? false
+            group.cancelAll()
+            return drained
+        }
+    }
+
+    /// Returns once no request is in flight, or the task is cancelled.
+    private func idle() async {
+        let number = idleWaiters.withLock { state in
+            defer { state.next += 1 }
+            return state.next
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = idleWaiters.withLock { state in
+                    if inFlightRequests.load(ordering: .sequentiallyConsistent) == 0 || Task.isCancelled {
+                        return true
+                    }
+                    state.waiting[number] = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            idleWaiters.withLock { $0.waiting.removeValue(forKey: number) }?.resume()
+        }
+    }
+
+    /// One call of MHD's access handler.
+    ///
+    /// MHD calls it once when the headers are in, once per piece of body, and once more
+    /// when the request is complete. The answer is queued on that last call: a response
+    /// queued on the first call gets `Connection: close` from MHD 0.9.75 (measured: 23k
+    /// instead of 110k req/s), so only rejections that should close it are queued early.
+    fileprivate func handle(
+        connection: OpaquePointer,
+        method: UnsafePointer<CChar>?,
+        version: UnsafePointer<CChar>?,
+        uploadData: UnsafePointer<CChar>?,
+        uploadSize: UnsafeMutablePointer<Int>,
+        slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        if slot.pointee == nil {
+            // The URI log callback always runs first; this is only a safety net.
+            slot.pointee = beginRequest(rawTarget: nil)
+        }
+        guard let opaque = slot.pointee else { return .NO }
+        let assembler = Unmanaged<HTTPRequestAssembler>.fromOpaque(opaque).takeUnretainedValue()
+
+        if !assembler.hasStarted {
+            MHD_get_connection_values_n(connection, .HEADER_KIND, microHTTPDaemonCollectHeader, opaque)
+            let isHTTP11 = version.map { strcmp($0, "HTTP/1.1") == 0 } ?? false
+            if let refusal = assembler.headersComplete(isHTTP11: isHTTP11) {
+                return queue(refusalResponder(refusal), on: connection, closeConnection: true)
+            }
+            return .YES
+        }
+
+        let count = uploadSize.pointee
+        if count > 0 {
+            switch assembler.acceptBody(count: count) {
+            case .store:
+                if let uploadData {
+                    assembler.body.append(contentsOf: UnsafeRawBufferPointer(start: uploadData, count: count))
+                }
+            case .discard:
+                break
+            case .dropConnection:
+                logger.notice(
+                    "closing a connection whose request body exceeds the limit and the discard allowance",
+                    metadata: ["maxBodySize": "\(limits.maxBodySize)"])
+                return .NO
+            }
+            uploadSize.pointee = 0
+            return .YES
+        }
+
+        // Called again after a resume: the answer computed off the MHD thread is ready.
+        if let deferred = assembler.deferredResponse.withLock({ $0.take() }) {
+            return queue(deferred, on: connection, closeConnection: false)
+        }
+        let methodName = method.map { String(cString: $0) } ?? ""
+        switch assembler.finish(method: methodName, remoteAddress: remoteAddress(of: connection)) {
+        case .failure(let refusal):
+            return queue(refusalResponder(refusal), on: connection, closeConnection: true)
+        case .success(let request):
+            guard Self.runsOffWorker(request) else {
+                return queue(handler(request), on: connection, closeConnection: false)
+            }
+            handleOffWorker(request, connection: connection, assembler: assembler)
+            return .YES
+        }
+    }
+
+    /// Requests that may take long (a reload builds a whole snapshot; admin writes persist
+    /// with fsync or go to PostgreSQL): every method but GET and HEAD. Reads stay on the
+    /// worker thread, which is the fast path.
+    private static func runsOffWorker(_ request: HTTPRequest) -> Bool {
+        request.method != "GET" && request.method != "HEAD"
+    }
+
+    /// Suspends the connection, runs the handler on another thread, then publishes the
+    /// answer and resumes the connection; MHD calls the access handler again, which queues it.
+    private func handleOffWorker(_ request: HTTPRequest, connection: OpaquePointer, assembler: HTTPRequestAssembler) {
+        MHD_suspend_connection(connection)
+        let suspended = SuspendedRequest(connection: connection, assembler: assembler)
+        let handler = self.handler
+        DispatchQueue.global().async {
+            let response = handler(request)
+            suspended.assembler.deferredResponse.withLock { $0 = response }
+            MHD_resume_connection(suspended.connection)
+        }
+    }
+
+    /// Queues `response`; if MHD refuses it, logs why and answers 500 instead.
+    private func queue(_ response: HTTPResponse, on connection: OpaquePointer, closeConnection: Bool) -> MHD_Result {
+        let close = closeConnection || isDraining.load(ordering: .relaxed)
+        do {
+            try enqueue(response, on: connection, closeConnection: close)
+            return .YES
+        } catch {
+            logger.error("could not send the handler's response: \(error)", metadata: ["status": "\(response.status)"])
+        }
+        let fallback = refusalResponder(
+            HTTPRefusal(status: 500, code: "internal_error", message: "the server built a response it cannot send"))
+        do {
+            try enqueue(fallback, on: connection, closeConnection: true)
+            return .YES
+        } catch {
+            logger.error("could not send a 500 either, closing the connection: \(error)")
+            return .NO
+        }
+    }
+
+    /// Queues `response`: the MHD form kept in its reuse slot when there is one, else a new
+    /// one (kept in the slot for next time when it has one).
+    ///
+    /// - Throws: ``HTTPServerError`` (`responseRejected`) naming what MHD refused.
+    private func enqueue(_ response: HTTPResponse, on connection: OpaquePointer, closeConnection: Bool)
+        throws(HTTPServerError)
+    {
+        // A response that closes the connection carries one more header: never the shared one.
+        guard let slot = response.reuseSlot, !closeConnection else {
+            let built = try build(response, closeConnection: closeConnection)
+            defer { MHD_destroy_response(built) }
+            try queue(built, status: response.status, on: connection)
+            return
+        }
+        if let ready = slot.response {
+            try queue(ready, status: response.status, on: connection)
+            return
+        }
+        let built = try build(response, closeConnection: false)
+        // The slot keeps this reference; if another thread filled it first, ours is dropped
+        // after queueing.
+        let kept = slot.keep(built)
+        defer { if !kept { MHD_destroy_response(built) } }
+        try queue(built, status: response.status, on: connection)
+    }
+
+    /// Queues an MHD response; MHD takes its own reference.
+    private func queue(_ mhdResponse: OpaquePointer, status: Int, on connection: OpaquePointer) throws(HTTPServerError) {
+        guard sb_mhd_queue_response(connection, UInt32(status), mhdResponse) == 1 else {
+            throw HTTPServerError(
+                .responseRejected, "libmicrohttpd refused to queue a \(status) response",
+                context: "MHD_queue_response")
+        }
+    }
+
+    /// Builds an MHD response (body copied) with `response`'s headers; the caller owns the
+    /// reference returned.
+    ///
+    /// - Throws: ``HTTPServerError`` (`responseRejected`) naming what MHD refused.
+    private func build(_ response: HTTPResponse, closeConnection: Bool) throws(HTTPServerError) -> OpaquePointer {
+        guard (200...599).contains(response.status) else {
+            throw HTTPServerError(
+                .responseRejected, "status \(response.status) is not a final HTTP status",
+                context: "HTTPResponse.status", fix: "use a status in 200...599")
+        }
+        let created: OpaquePointer? = response.body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(
+                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        guard let mhdResponse = created else {
+            throw HTTPServerError(
+                .responseRejected, "libmicrohttpd could not allocate a response of \(response.body.count) bytes",
+                context: "MHD_create_response_from_buffer")
+        }
+        do {
+            try addHeaders(of: response, to: mhdResponse, closeConnection: closeConnection)
+        } catch {
+            MHD_destroy_response(mhdResponse)
+            throw error
+        }
+        return mhdResponse
+    }
+
+    /// Adds `response`'s headers (and `Connection: close` when asked) to an MHD response.
+    private func addHeaders(of response: HTTPResponse, to mhdResponse: OpaquePointer, closeConnection: Bool)
+        throws(HTTPServerError)
+    {
+        for header in response.headers {
+            if HTTPRequest.fieldNamesEqual(header.name, "Content-Length")
+                || HTTPRequest.fieldNamesEqual(header.name, "Transfer-Encoding")
+            {
+                continue  // MHD frames the body itself.
+            }
+            try Self.checkHeader(header)
+            guard sb_mhd_add_response_header(mhdResponse, header.name, header.value) == 1 else {
+                throw HTTPServerError(
+                    .responseRejected, "libmicrohttpd refused the header \"\(header.name)\"",
+                    context: "MHD_add_response_header", fix: "send a valid header name and value")
+            }
+        }
+        if closeConnection, sb_mhd_add_response_header(mhdResponse, "Connection", "close") != 1 {
+            throw HTTPServerError(
+                .responseRejected, "libmicrohttpd refused \"Connection: close\"", context: "MHD_add_response_header")
+        }
+    }
+
+    /// A header name must be a token and a value must not contain CR, LF or NUL (a NUL would
+    /// silently cut the C string; CR/LF would split the header).
+    private static func checkHeader(_ header: HTTPResponse.Header) throws(HTTPServerError) {
+        guard !header.name.isEmpty, header.name.utf8.allSatisfy(isTokenByte) else {
+            throw HTTPServerError(
+                .responseRejected, "the header name \"\(header.name)\" is not an HTTP token",
+                context: "HTTPResponse.headers", fix: "use letters, digits and -")
+        }
+        guard !header.value.utf8.contains(where: { $0 == 0 || $0 == 10 || $0 == 13 }) else {
+            throw HTTPServerError(
+                .responseRejected, "the value of header \"\(header.name)\" contains CR, LF or NUL",
+                context: "HTTPResponse.headers", fix: "remove control characters from the value")
+        }
+    }
+
+    /// `tchar` of RFC 9110 §5.6.2.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
+            return true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+            UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "^"),
+            UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The peer's numeric IP address.
+    private func remoteAddress(of connection: OpaquePointer) -> String? {
+        guard let address = sb_mhd_connection_client_address(connection) else { return nil }
+        let capacity = Int(INET6_ADDRSTRLEN) + 1
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { text -> String? in
+            guard let buffer = text.baseAddress else { return nil }
+            let converted: UnsafePointer<CChar>?
+            switch Int32(address.pointee.sa_family) {
+            case AF_INET:
+                converted = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
+                    var raw = ipv4.pointee.sin_addr
+                    return inet_ntop(AF_INET, &raw, buffer, socklen_t(capacity))
+                }
+            case AF_INET6:
+                converted = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
+                    var raw = ipv6.pointee.sin6_addr
+                    return inet_ntop(AF_INET6, &raw, buffer, socklen_t(capacity))
+                }
+            default:
+                return nil
+            }
+            return converted.map { String(cString: $0) }
+        }
+    }
+
+    /// A diagnostic from libmicrohttpd itself.
+    fileprivate func libraryLogged(_ message: String) {
+        lastLibraryMessage.withLock { $0 = message }
+        logger.warning("libmicrohttpd: \(message)")
+    }
+}
+
+// MARK: - C callbacks (top-level functions, no captures)
+
+/// `MHD_AccessHandlerCallback`.
+private func microHTTPDaemonAccessHandler(
+    _ cls: UnsafeMutableRawPointer?,
+    _ connection: OpaquePointer?,
+    _ url: UnsafePointer<CChar>?,
+    _ method: UnsafePointer<CChar>?,
+    _ version: UnsafePointer<CChar>?,
+    _ uploadData: UnsafePointer<CChar>?,
+    _ uploadSize: UnsafeMutablePointer<Int>?,
+    _ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+) -> MHD_Result {
+    guard let cls, let connection, let uploadSize, let slot else { return .NO }
+    let context = Unmanaged<MicroHTTPDaemonContext>.fromOpaque(cls).takeUnretainedValue()
+    return context.handle(
+        connection: connection, method: method, version: version, uploadData: uploadData, uploadSize: uploadSize,
+        slot: slot)
+}
+
+/// `MHD_OPTION_URI_LOG_CALLBACK`: called once per request with the raw target (path and
+/// query, still percent-encoded), before MHD splits and decodes it. Its result becomes
+/// `*con_cls`.
+private func microHTTPDaemonRequestStarted(
+    _ cls: UnsafeMutableRawPointer?,
+    _ uri: UnsafePointer<CChar>?,
+    _ connection: OpaquePointer?
+) -> UnsafeMutableRawPointer? {
+    guard let cls else { return nil }
+    return Unmanaged<MicroHTTPDaemonContext>.fromOpaque(cls).takeUnretainedValue().beginRequest(rawTarget: uri)
+}
+
+/// `MHD_OPTION_NOTIFY_COMPLETED`.
+private func microHTTPDaemonRequestCompleted(
+    _ cls: UnsafeMutableRawPointer?,
+    _ connection: OpaquePointer?,
+    _ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ reason: MHD_RequestTerminationCode
+) {
+    guard let cls, let slot else { return }
+    Unmanaged<MicroHTTPDaemonContext>.fromOpaque(cls).takeUnretainedValue().endRequest(slot)
+}
+
+/// `MHD_KeyValueIteratorN` for `MHD_get_connection_values_n`: appends one header field.
+private func microHTTPDaemonCollectHeader(
+    _ cls: UnsafeMutableRawPointer?,
+    _ kind: MHD_ValueKind,
+    _ key: UnsafePointer<CChar>?,
+    _ keySize: Int,
+    _ value: UnsafePointer<CChar>?,
+    _ valueSize: Int
+) -> MHD_Result {
+    guard let cls, let key else { return .YES }
+    let assembler = Unmanaged<HTTPRequestAssembler>.fromOpaque(cls).takeUnretainedValue()
+    let name = String(decoding: UnsafeRawBufferPointer(start: key, count: keySize), as: UTF8.self)
+    let text = value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) }
+    assembler.headers.append((name: name, value: text ?? ""))
+    return .YES
+}
+
+/// `MHD_LogCallback` (`MHD_OPTION_EXTERNAL_LOGGER`): formats MHD's message into the logger.
+private func microHTTPDaemonLog(
+    _ cls: UnsafeMutableRawPointer?,
+    _ format: UnsafePointer<CChar>?,
+    _ arguments: CVaListPointer?
+) {
+    guard let cls, let format, let arguments else { return }
+    var buffer = [CChar](repeating: 0, count: 1024)
+    let written = vsnprintf(&buffer, buffer.count, format, arguments)
+    guard written >= 0 else { return }
+    var message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    while message.last?.isNewline == true { message.removeLast() }
+    Unmanaged<MicroHTTPDaemonContext>.fromOpaque(cls).takeUnretainedValue().libraryLogged(message)
+}
+
+// MARK: - Reused responses
+
+/// Where the server keeps the libmicrohttpd form of a response that is sent many times (see
+/// ``HTTPResponse/reuseSlot``): built on the first send, then queued again as it is — MHD
+/// responses are reference counted and may be queued on many connections at once. The slot
+/// holds one reference, dropped when the slot goes (with the cache entry that owns it); MHD
+/// frees the response once the last connection sending it is done.
+package final class ResponseReuseSlot: Sendable {
+    /// The `struct MHD_Response *`, as a bit pattern; 0 while none is kept.
+    private let pointer = Atomic<UInt>(0)
+
+    package init() {}
+
+    deinit {
+        let raw = pointer.load(ordering: .acquiring)
+        if raw != 0, let response = OpaquePointer(bitPattern: raw) { MHD_destroy_response(response) }
+    }
+
+    /// The kept response, if any.
+    fileprivate var response: OpaquePointer? {
+        OpaquePointer(bitPattern: pointer.load(ordering: .acquiring))
+    }
+
+    /// Keeps `response` (the slot then owns that reference) unless one is kept already.
+    /// - Returns: whether it was kept.
+    fileprivate func keep(_ response: OpaquePointer) -> Bool {
+        pointer.compareExchange(
+            expected: 0, desired: UInt(bitPattern: response), successOrdering: .acquiringAndReleasing,
+            failureOrdering: .acquiring
+        ).exchanged
+    }
+}
+
+/// A suspended connection and its request, handed to the thread that answers it. MHD keeps
+/// both alive while the connection is suspended (the request completes only after the
+/// resume), and the answer crosses threads through the assembler's mutex.
+private struct SuspendedRequest: @unchecked Sendable {
+    let connection: OpaquePointer
+    let assembler: HTTPRequestAssembler
+}

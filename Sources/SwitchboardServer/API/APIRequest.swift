@@ -1,0 +1,55 @@
+import Foundation
+import SwitchboardCore
+import SwitchboardHTTP
+
+/// A request as endpoints see it: the HTTP request, its query already parsed (a malformed
+/// query never reaches an endpoint), the `{id}` of the path, and who is asking.
+struct APIRequest: Sendable {
+    /// The request as received.
+    let http: HTTPRequest
+    /// The query parameters, percent-decoded, in order.
+    let query: [QueryItem]
+    /// The last path segment, percent-decoded, for paths such as `/admin/rules/{id}`.
+    let pathID: String?
+    /// The name of the admin token presented, for admin endpoints.
+    let actor: String?
+
+    /// The last value of the query parameter `name`, if any.
+    func queryValue(_ name: String) -> String? {
+        query.last { $0.name == name }?.value
+    }
+
+    /// The version `If-Match` names: `"5"`, `W/"5"` or `5`; `nil` for `*` or no header.
+    ///
+    /// - Throws: ``APIError`` (`412 version_mismatch`) for a value that is not a version ETag.
+    func expectedVersion() throws(APIError) -> Int? {
+        guard let header = http.header("If-Match") else { return nil }
+        var value = header.trimmingCharacters(in: .whitespaces)
+        guard !value.isEmpty, value != "*" else { return nil }
+        if value.hasPrefix("W/") { value.removeFirst(2) }
+        if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+        guard let version = Int(value) else {
+            throw APIError(status: 412, code: "version_mismatch", message: "If-Match '\(header)' is not a version ETag")
+        }
+        return version
+    }
+
+    /// Decodes the JSON body as `Body`, strictly: every body type refuses unknown keys.
+    ///
+    /// - Throws: ``APIError`` (`400 invalid_body`) naming what is wrong and where.
+    func decodeBody<Body: Decodable>(_ type: Body.Type, describedAs shape: String) throws(APIError) -> Body {
+        guard !http.body.isEmpty else {
+            throw APIError.badRequest("invalid_body", "the request body is empty; send \(shape)")
+        }
+        do {
+            return try JSONDecoder().decode(Body.self, from: Data(http.body))
+        } catch let error as DecodingError {
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+                throw APIError.badRequest("invalid_body", "the body is not valid JSON; send \(shape)")
+            }
+            throw APIError.badRequest("invalid_body", DecodingErrorDescription.describe(error))
+        } catch {
+            throw APIError.badRequest("invalid_body", "\(error)")
+        }
+    }
+}

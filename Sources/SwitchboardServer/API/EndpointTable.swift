@@ -1,0 +1,95 @@
+import SwitchboardCore
+import SwitchboardHTTP
+
+/// The one table of the API: method and path to ``Endpoint``. It answers `404` for a path it
+/// does not know and `405` with `Allow` for a method a path does not take, checks admin
+/// tokens, parses every query the same way (malformed: `400`), and renders every thrown
+/// ``APIError``.
+///
+/// Paths are exact (`/resolve`) or end in one `{id}` segment (`/admin/rules/{id}`); `HEAD` is
+/// answered wherever `GET` is.
+///
+/// ```swift
+/// var table = EndpointTable(authorization: AdminAuthorization(tokens: tokens))
+/// table.add("GET", "/healthz", Endpoint("healthz") { _ in .json(#"{"status":"ok"}"#) })
+/// let (name, response) = table.respond(to: request)
+/// ```
+struct EndpointTable: Sendable {
+    private var endpoints: [String: [String: Endpoint]] = [:]
+    private let authorization: AdminAuthorization
+    /// Paths under this prefix ask for an admin token before anything else is said of them.
+    private static let adminPrefix = "/admin"
+    private static let idSegment = "{id}"
+
+    init(authorization: AdminAuthorization) {
+        self.authorization = authorization
+    }
+
+    /// Registers `endpoint` for `method` on `path` (a path may end in `/{id}`).
+    mutating func add(_ method: String, _ path: String, _ endpoint: Endpoint) {
+        endpoints[path, default: [:]][method] = endpoint
+    }
+
+    /// The endpoint's label and the response for `request`.
+    func respond(to request: HTTPRequest) -> (endpoint: String, response: HTTPResponse) {
+        do throws(APIError) {
+            return try dispatch(request)
+        } catch {
+            return (request.path.hasPrefix(Self.adminPrefix) ? "admin" : "not_found", error.response)
+        }
+    }
+
+    private func dispatch(_ request: HTTPRequest) throws(APIError) -> (endpoint: String, response: HTTPResponse) {
+        let isAdminPath = request.path == Self.adminPrefix || request.path.hasPrefix(Self.adminPrefix + "/")
+        // Admin paths say nothing (not even 404 or 405) to a caller without a token.
+        var actor = isAdminPath ? try authorization.authorize(request) : nil
+        guard let (methods, pathID) = lookUp(request.path) else {
+            throw APIError(status: 404, code: "not_found", message: "no endpoint at \(request.path); see /openapi.yaml")
+        }
+        let method = request.method == "HEAD" && methods["HEAD"] == nil ? "GET" : request.method
+        guard let endpoint = methods[method] else {
+            let allowed = Self.allowedMethods(methods)
+            let refusal = APIError(
+                status: 405, code: "method_not_allowed",
+                message: "\(request.method) is not allowed on \(request.path); use \(allowed.joined(separator: " or "))",
+                headers: [("Allow", allowed.joined(separator: ", "))])
+            return (methods.values.map(\.name).min() ?? "not_found", refusal.response)
+        }
+        if endpoint.access == .admin, actor == nil {
+            actor = try authorization.authorize(request)
+        }
+        if let cached = endpoint.cachedAnswer?(request) {
+            return (endpoint.name, cached)
+        }
+        do throws(APIError) {
+            let query: [QueryItem]
+            do {
+                query = try ParsedURL.queryItems(ofRawQuery: request.query ?? "")
+            } catch {
+                throw APIError.badRequest(endpoint.malformedQueryCode, "the query string is malformed: \(error.description)")
+            }
+            let apiRequest = APIRequest(http: request, query: query, pathID: pathID, actor: actor)
+            return (endpoint.name, try endpoint.handle(apiRequest))
+        } catch {
+            return (endpoint.name, error.response)
+        }
+    }
+
+    /// The methods registered for a path, and the decoded `{id}` when the path has one.
+    private func lookUp(_ path: String) -> (methods: [String: Endpoint], pathID: String?)? {
+        if let methods = endpoints[path] { return (methods, nil) }
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return nil }
+        let rawID = path[path.index(after: slash)...]
+        guard !rawID.isEmpty, let methods = endpoints[path[..<slash] + "/" + Self.idSegment] else { return nil }
+        let id = PercentEncoding.decode(String(rawID), plusAsSpace: false) ?? String(rawID)
+        return (methods, id)
+    }
+
+    /// The `Allow` list: the registered methods, with `HEAD` beside `GET`, in a fixed order.
+    private static func allowedMethods(_ methods: [String: Endpoint]) -> [String] {
+        var names = Set(methods.keys)
+        if names.contains("GET") { names.insert("HEAD") }
+        let order = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]
+        return order.filter(names.contains) + names.subtracting(order).sorted()
+    }
+}

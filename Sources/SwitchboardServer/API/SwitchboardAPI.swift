@@ -1,0 +1,73 @@
+import Logging
+import SwitchboardHTTP
+
+/// The HTTP API of DESIGN §5 as one ``EndpointTable``, and the request handler the HTTP server
+/// calls: it answers through the table, then records the metrics and the access log.
+package struct SwitchboardAPI: Sendable {
+    private let table: EndpointTable
+    private let context: ServerContext
+    private let accessLog: Bool
+
+    /// - Parameters:
+    ///   - context: what the endpoints use.
+    ///   - accessLog: log one line per request.
+    ///   - openAPIDocument: served at `/openapi.yaml`.
+    package init(context: ServerContext, accessLog: Bool, openAPIDocument: [UInt8]) {
+        self.context = context
+        self.accessLog = accessLog
+        let resolve = ResolveEndpoint(context: context)
+        let open = OpenEndpoint(context: context)
+        let wellKnown = WellKnownEndpoint(context: context)
+        let admin = AdminEndpoints(context: context)
+        let metrics = context.metrics
+        var table = EndpointTable(authorization: AdminAuthorization(tokens: context.adminTokens))
+        table.add(
+            "GET", "/resolve",
+            Endpoint("resolve", malformedQueryCode: "invalid_url", cachedAnswer: resolve.cachedAnswer, handle: resolve.get))
+        table.add("POST", "/resolve", Endpoint("resolve_batch", malformedQueryCode: "invalid_url", handle: resolve.post))
+        table.add("GET", "/open", Endpoint("open", handle: open.get))
+        table.add("GET", "/.well-known/apple-app-site-association", Endpoint("aasa") { wellKnown.appleAppSiteAssociation($0) })
+        table.add("GET", "/.well-known/assetlinks.json", Endpoint("assetlinks") { _ in wellKnown.assetLinks() })
+        table.add("GET", "/healthz", Endpoint("healthz") { _ in .json(#"{"status":"ok"}"#) })
+        table.add(
+            "GET", "/metrics",
+            Endpoint("metrics") { _ in .text(metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8") })
+        table.add(
+            "GET", "/openapi.yaml",
+            Endpoint("openapi") { _ in
+                HTTPResponse(status: 200, headers: [("Content-Type", "application/yaml; charset=utf-8")], body: openAPIDocument)
+            })
+        table.add("GET", "/admin/rules", Endpoint("admin", access: .admin) { admin.listRules($0) })
+        table.add("POST", "/admin/rules", Endpoint("admin", access: .admin, handle: admin.addRules))
+        table.add("PUT", "/admin/rules", Endpoint("admin", access: .admin, handle: admin.replaceRules))
+        table.add("DELETE", "/admin/rules/{id}", Endpoint("admin", access: .admin, handle: admin.deleteRule))
+        table.add("GET", "/admin/routes", Endpoint("admin", access: .admin) { admin.listRoutes($0) })
+        table.add("POST", "/admin/routes", Endpoint("admin", access: .admin, handle: admin.addRoutes))
+        table.add("DELETE", "/admin/routes/{id}", Endpoint("admin", access: .admin, handle: admin.deleteRoute))
+        table.add("GET", "/admin/history", Endpoint("admin", access: .admin, handle: admin.history))
+        table.add("POST", "/admin/rollback", Endpoint("admin", access: .admin, handle: admin.rollback))
+        table.add("POST", "/admin/reload", Endpoint("admin", access: .admin, handle: admin.reload))
+        table.add("GET", "/admin/status", Endpoint("admin", access: .admin) { admin.status($0) })
+        self.table = table
+    }
+
+    /// Answers one request; called concurrently from the HTTP server's threads.
+    package func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let started = ContinuousClock.now
+        let (endpoint, response) = table.respond(to: request)
+        let elapsed = ContinuousClock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        context.metrics.recordRequest(endpoint: endpoint, status: response.status, seconds: seconds)
+        if accessLog {
+            context.logger.info(
+                "\(request.method) \(request.target) \(response.status)",
+                metadata: ["endpoint": "\(endpoint)", "micros": "\(Int(seconds * 1e6))"])
+        }
+        return response
+    }
+
+    /// The response for a request the HTTP layer refused by itself: the same JSON error body.
+    package static func refusalResponse(_ refusal: HTTPRefusal) -> HTTPResponse {
+        APIError(refusal).response
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import Logging
+import SwitchboardCore
+import SwitchboardStore
+
+/// Applies admin changes and follows the admin store, each as one transaction on the
+/// ``SnapshotHolder``: check `If-Match`, edit a copy of the admin state, validate the snapshot
+/// it builds, persist durably, then swap. Nothing changes when any step fails.
+package final class AdminWriter: Sendable {
+    private let holder: SnapshotHolder
+    /// Where the admin state lives: `data_dir/state.json`, or PostgreSQL shared by replicas.
+    package let store: any AdminStore
+    private let metrics: Metrics
+    private let reclaimer: MemoryReclaimer
+    private let logger: Logger
+    /// How many times a change without `If-Match` is made again when another replica wrote
+    /// first.
+    private static let attemptsAgainstAStoreThatMovedOn = 4
+
+    package init(
+        holder: SnapshotHolder, store: any AdminStore, metrics: Metrics, reclaimer: MemoryReclaimer, logger: Logger
+    ) {
+        self.holder = holder
+        self.store = store
+        self.metrics = metrics
+        self.reclaimer = reclaimer
+        self.logger = logger
+    }
+
+    /// Applies `change` made against `expectedVersion` (from `If-Match`; `nil` for any).
+    ///
+    /// With a shared store, this process may lag behind it: it catches up before judging
+    /// `If-Match`, and a change without `If-Match` is made again on the fresh state when another
+    /// replica committed first.
+    ///
+    /// - Parameter actor: the name of the admin token, for the history.
+    /// - Returns: the snapshot that serves from now on (its `admin.version` is the new version).
+    /// - Throws: ``AdminChangeError``; the running state is unchanged.
+    package func apply(_ change: AdminChange, expectedVersion: Int?, actor: String) throws(AdminChangeError) -> Snapshot {
+        var (next, replaced) = try holder.update { (running) throws(AdminChangeError) -> (next: Snapshot?, result: Snapshot) in
+            var running = running
+            if let expectedVersion, expectedVersion != running.admin.version, store.isShared {
+                running = (try? loadNewerStoredState(than: running)) ?? running
+            }
+            var attempt = 0
+            while true {
+                attempt += 1
+                do throws(AdminChangeError) {
+                    let next = try commit(change, on: running, expectedVersion: expectedVersion, actor: actor)
+                    return (next, next)
+                } catch {
+                    guard error.kind == .versionMismatch, expectedVersion == nil, store.isShared,
+                        attempt < Self.attemptsAgainstAStoreThatMovedOn
+                    else { throw error }
+                    running = try loadNewerStoredState(than: running) ?? running
+                }
+            }
+        }
+        logger.notice(
+            "admin state changed",
+            metadata: ["version": "\(next.admin.version)", "token": "\(actor)", "action": "\(change.action)"])
+        // A new router (admin routes changed): the old one is freed, and the memory handed
+        // back, on the reclaimer's thread.
+        if let old = replaced.take(), !next.resolver.router.routes.sharesStorage(with: old.resolver.router.routes) {
+            reclaimer.reclaim(old)
+        }
+        return next
+    }
+
+    /// One attempt of ``apply(_:expectedVersion:actor:)`` on `running`.
+    private func commit(
+        _ change: AdminChange, on running: Snapshot, expectedVersion: Int?, actor: String
+    ) throws(AdminChangeError) -> Snapshot {
+        if let expectedVersion, expectedVersion != running.admin.version {
+            throw AdminChangeError(
+                .versionMismatch, code: "version_mismatch",
+                message: "the admin state is at version \(running.admin.version), not \(expectedVersion); "
+                    + "fetch it again and retry with the new ETag")
+        }
+        var admin = running.admin
+        try change.apply(to: &admin, in: running)
+        admin.version = running.admin.version + 1
+        admin.history.append(
+            AdminHistoryEntry(
+                version: admin.version, time: Self.timestamp(Date()), token: actor, action: change.action,
+                ids: AdminHistoryEntry.changedIDs(from: running.admin, to: admin), rollbackTo: change.rollbackTarget,
+                rules: admin.rules, routes: admin.routes))
+        let keep = running.config.settings.historyLimit
+        if admin.history.count > keep { admin.history.removeFirst(admin.history.count - keep) }
+        let limit = running.config.settings.limits.maxAdminRules
+        guard admin.rules.count <= limit else {
+            throw AdminChangeError(
+                .limitExceeded, code: "limit_exceeded",
+                message: "\(admin.rules.count) admin rules would exceed the limit of \(limit) (limits.max_admin_rules)")
+        }
+        let next: Snapshot
+        do throws(ConfigIssues) {
+            next = try running.replacingAdminState(with: admin)
+        } catch {
+            let limit = error.issues.contains { $0.code == "limit_exceeded" }
+            let conflict = error.issues.contains(where: \.isConflict)
+            throw AdminChangeError(
+                limit ? .limitExceeded : conflict ? .conflict : .invalid,
+                code: limit ? "limit_exceeded" : conflict ? "conflict" : "invalid_change",
+                message: error.issues.map(\.description).joined(separator: "; "), issues: error.issues)
+        }
+        do throws(AdminStoreError) {
+            try store.commit(admin, replacing: running.admin.version)
+        } catch {
+            throw refusal(error)
+        }
+        metrics.recordSnapshot(next)
+        return next
+    }
+
+    /// Loads the admin state from the store and swaps it in when it is newer than the running
+    /// one (another replica changed it).
+    ///
+    /// - Throws: ``AdminChangeError`` (`storeUnavailable`, `conflict`) when the store cannot be
+    ///   read or its state does not build with this replica's config; the running state stays.
+    package func syncFromStore() throws(AdminChangeError) {
+        var (_, replaced) = try holder.update { (running) throws(AdminChangeError) -> (next: Snapshot?, result: Void) in
+            (try loadNewerStoredState(than: running), ())
+        }
+        if let old = replaced.take() { reclaimer.reclaim(old) }
+    }
+
+    /// The snapshot of the stored state when it is newer than `running`'s, else `nil`.
+    private func loadNewerStoredState(than running: Snapshot) throws(AdminChangeError) -> Snapshot? {
+        let stored: AdminState
+        do {
+            stored = try store.load()
+        } catch {
+            throw AdminChangeError(.storeUnavailable, code: "store_unavailable", message: error.message)
+        }
+        guard stored.version > running.admin.version else { return nil }
+        do throws(ConfigIssues) {
+            let next = try running.replacingAdminState(with: stored)
+            metrics.recordSnapshot(next)
+            logger.notice("admin state updated from the store", metadata: ["version": "\(stored.version)"])
+            return next
+        } catch {
+            logger.error(
+                "the admin state in the store does not build with this replica's config; keeping the running state",
+                metadata: ["version": "\(stored.version)", "errors": "\(error.description)"])
+            throw AdminChangeError(.conflict, code: "conflict", message: error.description, issues: error.issues)
+        }
+    }
+
+    /// The refusal for a store that failed.
+    private func refusal(_ error: AdminStoreError) -> AdminChangeError {
+        switch error.kind {
+        case .versionConflict:
+            return AdminChangeError(.versionMismatch, code: "version_mismatch", message: error.message)
+        case .unavailable:
+            logger.error("the admin store is unavailable; the change is refused", metadata: ["error": "\(error)"])
+            return AdminChangeError(
+                .storeUnavailable, code: "store_unavailable",
+                message: "\(error.message); resolving goes on with the last state, retry the change later")
+        case .failed:
+            logger.error("cannot persist the admin state; the change is refused", metadata: ["error": "\(error)"])
+            return AdminChangeError(.persistenceFailed, code: "persistence_failed", message: error.description)
+        }
+    }
+
+    /// RFC 3339 in UTC with milliseconds, e.g. `2026-11-24T22:30:00.123Z`.
+    private static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+import Logging
+
+/// The parts of a running Switchboard that the endpoints use: shared, immutable references.
+package struct ServerContext: Sendable {
+    /// The snapshot requests resolve against.
+    package let holder: SnapshotHolder
+    package let metrics: Metrics
+    /// Runs `POST /admin/reload`.
+    package let reloader: Reloader
+    /// Runs admin changes.
+    package let adminWriter: AdminWriter
+    /// The admin bearer tokens, by name; empty (admin API disabled) while none is set.
+    package let adminTokens: [AdminToken]
+    /// The time for conditional rules, in seconds since the Unix epoch (injectable for tests).
+    package let clock: @Sendable () -> Double
+    package let startedAt: Date
+    package let logger: Logger
+
+    /// The snapshot requests use now.
+    package var snapshot: Snapshot { holder.current }
+}

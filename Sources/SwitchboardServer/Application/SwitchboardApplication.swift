@@ -1,0 +1,156 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import SwitchboardCore
+import SwitchboardHTTP
+import SwitchboardStore
+import UnixSignals
+
+/// `switchboard serve`: everything a running Switchboard is, assembled once and run as one
+/// `ServiceGroup`.
+///
+/// The services, in the order the group starts them (it shuts them down in reverse):
+/// - ``MemoryReclaimer``: frees what reloads and admin changes replaced;
+/// - ``StoreFollower``: follows a shared (PostgreSQL) admin store, when there is one;
+/// - ``ConfigWatcher``: asks for a reload when the config directory changes;
+/// - ``ReloadService``: runs the reloads the watcher and `SIGHUP` ask for;
+/// - the `HTTPServer`: answers requests through ``SwitchboardAPI``;
+/// - ``ReadinessService``: says when the whole is ready, and stops being ready first.
+///
+/// `SIGTERM` and `SIGINT` shut the group down gracefully; `SIGHUP` reloads the config.
+package final class SwitchboardApplication: Sendable {
+    /// Why the server could not start.
+    package struct StartupError: Error, CustomStringConvertible {
+        package let description: String
+    }
+
+    /// What the endpoints use: the snapshot holder, the metrics, the writers.
+    package let context: ServerContext
+    /// The HTTP server, bound already.
+    package let server: HTTPServer
+    private let group: ServiceGroup
+    private let logger: Logger
+
+    /// Loads the config and the admin state, builds the first snapshot and starts the HTTP
+    /// server: requests are answered from here on, while ``run()`` runs the other services
+    /// (and says the server is ready).
+    ///
+    /// - Parameters:
+    ///   - configDirectory: the config directory.
+    ///   - listen: overrides `listen` from `switchboard.yaml`.
+    ///   - environment: where admin tokens and `SWITCHBOARD_STORE` are read.
+    ///   - pollInterval: how often the config directory is checked even without inotify events.
+    ///   - signals: the process's signals, trapped, when they are this server's (`nil` when
+    ///     several servers share a process, as in tests: dispositions are process-wide).
+    ///   - clock: the time for conditional rules, in seconds since the Unix epoch.
+    /// - Throws: ``StartupError`` naming every problem (a broken config or a corrupt state file
+    ///   stops startup; the state file is never discarded), or the HTTP server's error.
+    package init(
+        configDirectory: String, listen: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+        pollInterval: Duration = .seconds(1), signals: ProcessSignals?, logger: Logger,
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) throws {
+        let loaded: SnapshotLoader.Loaded
+        do {
+            loaded = try SnapshotLoader.load(configDirectory: configDirectory, environment: environment)
+        } catch {
+            switch error.step {
+            case .config:
+                throw StartupError(description: "the config in \(configDirectory) does not load:\n\(error)")
+            case .adminState:
+                throw StartupError(description: "the admin state cannot be loaded: \(error)")
+            case .build:
+                throw StartupError(description: "the config and the admin state do not build:\n\(error)")
+            }
+        }
+        let settings = loaded.snapshot.config.settings
+        let metrics = Metrics()
+        metrics.recordSnapshot(loaded.snapshot)
+        let holder = SnapshotHolder(loaded.snapshot)
+        let reclaimer = MemoryReclaimer()
+        let reloader = Reloader(
+            configDirectory: configDirectory, holder: holder, metrics: metrics, reclaimer: reclaimer, logger: logger)
+        let writer = AdminWriter(holder: holder, store: loaded.store, metrics: metrics, reclaimer: reclaimer, logger: logger)
+        let context = ServerContext(
+            holder: holder, metrics: metrics, reloader: reloader, adminWriter: writer,
+            adminTokens: Self.adminTokens(settings: settings, environment: environment, logger: logger), clock: clock,
+            startedAt: Date(), logger: logger)
+        let api = SwitchboardAPI(
+            context: context, accessLog: settings.accessLog, openAPIDocument: PackageResources.openapi_yaml)
+        let server = try HTTPServer(
+            configuration: Self.httpConfiguration(settings: settings, listen: listen), logger: logger,
+            refusalResponder: SwitchboardAPI.refusalResponse
+        ) { api.handle($0) }
+        try server.start()
+
+        let reloads = ReloadService(
+            reloader: reloader, hangups: signals?.hangups, logger: logger)
+        let watcher = ConfigWatcher(directory: configDirectory, pollInterval: pollInterval, logger: logger) {
+            reloads.request(.watch)
+        }
+        let readiness = ReadinessService { [server, logger] in
+            let snapshot = holder.current
+            logger.notice(
+                "switchboard listening",
+                metadata: [
+                    "address": "\(server.configuration.host):\(server.boundPort)",
+                    "routes": "\(snapshot.resolver.router.routes.count)",
+                    "rules": "\(snapshot.resolver.rewriter.rules.count)",
+                    "admin_version": "\(snapshot.admin.version)",
+                    "store": "\(writer.store.location)",
+                ])
+        }
+        var services: [any Service] = [reclaimer]
+        if loaded.store.isShared { services.append(StoreFollower(writer: writer, logger: logger)) }
+        services += [watcher, reloads, server, readiness]
+        self.group = ServiceGroup(
+            services: services, gracefulShutdownSignals: signals == nil ? [] : ProcessSignals.shutdown, logger: logger)
+        self.context = context
+        self.server = server
+        self.logger = logger
+        // The startup config is gone by now: hand its memory back before serving.
+        MemoryReclaimer.returnFreedMemory()
+    }
+
+    /// Serves until a graceful shutdown (`SIGTERM`/`SIGINT`, or ``shutdown()``) has finished.
+    package func run() async throws {
+        try await group.run()
+        logger.notice("switchboard stopped")
+    }
+
+    /// Starts a graceful shutdown: stop being ready, let requests in flight finish, stop.
+    package func shutdown() async {
+        await group.triggerGracefulShutdown()
+    }
+
+    /// The HTTP settings of `switchboard.yaml`, with `listen` overridden when given.
+    private static func httpConfiguration(settings: ServerSettings, listen: String?) throws -> HTTPServerConfiguration {
+        var configuration = try HTTPServerConfiguration(listen: listen ?? settings.listen)
+        configuration.threadPoolSize = settings.threads ?? HTTPServerConfiguration.defaultThreadPoolSize
+        configuration.maxConnections = settings.limits.maxConnections
+        configuration.connectionTimeout = .seconds(settings.limits.connectionTimeoutSeconds)
+        configuration.maxURLLength = settings.limits.maxURLBytes
+        configuration.maxBodySize = settings.limits.maxBodyBytes
+        configuration.connectionMemoryLimit = max(
+            configuration.connectionMemoryLimit, settings.limits.maxURLBytes * 2 + 16 * 1024)
+        return configuration
+    }
+
+    /// The admin tokens set in the environment: the one of `admin_token_env` (named `admin`)
+    /// and those of `admin_tokens`.
+    private static func adminTokens(settings: ServerSettings, environment: [String: String], logger: Logger) -> [AdminToken] {
+        var tokens: [AdminToken] = []
+        let named = [("admin", settings.adminTokenEnv)] + settings.adminTokens.map { ($0.name, $0.tokenEnv) }
+        for (name, variable) in named {
+            if let secret = environment[variable], !secret.isEmpty {
+                tokens.append(AdminToken(name: name, secret: secret))
+            } else if name != "admin" {
+                logger.warning("admin token '\(name)' is disabled: \(variable) is not set")
+            }
+        }
+        if tokens.isEmpty {
+            logger.warning("admin API disabled: \(settings.adminTokenEnv) is not set")
+        }
+        return tokens
+    }
+}

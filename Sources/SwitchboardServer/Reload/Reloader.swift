@@ -1,0 +1,93 @@
+import Foundation
+import Logging
+import SwitchboardCore
+import Synchronization
+
+/// The reload pipeline, in one place: read the config directory (route files decoded on all
+/// cores, their routes registered as they arrive), build a snapshot with the running admin
+/// state, swap it in, free the old one off the critical path. All-or-nothing: on any problem
+/// the running snapshot stays and every issue is reported.
+///
+/// Every trigger (the watcher, `SIGHUP`, `POST /admin/reload`) ends in ``reload(_:)``.
+package final class Reloader: Sendable {
+    /// The config directory that is read.
+    package let configDirectory: String
+    private let holder: SnapshotHolder
+    private let metrics: Metrics
+    private let reclaimer: MemoryReclaimer
+    private let logger: Logger
+    private let lastReload: Mutex<ReloadStatus>
+    /// How many routes a reload's decoding threads hand over at a time: small enough that
+    /// registering starts early, large enough that handing over costs nothing.
+    private static let routeChunkSize = 2048
+
+    package init(
+        configDirectory: String, holder: SnapshotHolder, metrics: Metrics, reclaimer: MemoryReclaimer, logger: Logger
+    ) {
+        self.configDirectory = configDirectory
+        self.holder = holder
+        self.metrics = metrics
+        self.reclaimer = reclaimer
+        self.logger = logger
+        self.lastReload = Mutex(ReloadStatus(time: Date(), trigger: .startup, succeeded: true, issues: []))
+    }
+
+    /// The last reload attempt (the startup load until the first reload).
+    package var status: ReloadStatus { lastReload.withLock { $0 } }
+
+    /// Re-reads the config directory and swaps in the new snapshot; on any problem keeps the
+    /// running snapshot and reports every issue. The logged duration ends when the new
+    /// snapshot serves; the previous snapshot and the builder's tables are freed after, on the
+    /// ``MemoryReclaimer``'s thread.
+    ///
+    /// The metrics and the status are brought up to date before the outcome can be seen
+    /// (before the swap on success): whoever sees the new routes served, or the failure
+    /// reported, finds the reload already counted.
+    ///
+    /// - Returns: the new snapshot, or every issue found.
+    @discardableResult
+    package func reload(_ trigger: ReloadTrigger) -> Result<Snapshot, ConfigIssues> {
+        let started = ContinuousClock.now
+        // What building needed and serving does not (the builder's tables of every route).
+        var leftovers: (any Sendable)?
+        var (result, replaced) = holder.update { (running) -> (next: Snapshot?, result: Result<Snapshot, ConfigIssues>) in
+            do throws(ConfigIssues) {
+                let loading = try ConfigDirectory.startLoading(from: configDirectory, chunkSize: Self.routeChunkSize) {
+                    definition, module in definition.route(module: module)
+                }
+                let built = try Snapshot.build(
+                    loading: loading, admin: running.admin, expectedRouteCount: running.configRouteCount)
+                leftovers = built.leftovers
+                metrics.recordSnapshot(built.snapshot)
+                metrics.recordReload(succeeded: true)
+                lastReload.withLock { $0 = ReloadStatus(time: Date(), trigger: trigger, succeeded: true, issues: []) }
+                return (built.snapshot, .success(built.snapshot))
+            } catch {
+                metrics.recordReload(succeeded: false)
+                lastReload.withLock {
+                    $0 = ReloadStatus(time: Date(), trigger: trigger, succeeded: false, issues: error.issues)
+                }
+                return (nil, .failure(error))
+            }
+        }
+        let elapsed = ContinuousClock.now - started
+        // The reclaimer's thread drops the last references: these are the only others.
+        if let old = replaced.take() {
+            reclaimer.reclaim((old, leftovers.take()))
+        }
+        switch result {
+        case .success(let snapshot):
+            logger.info(
+                "config reloaded",
+                metadata: [
+                    "trigger": "\(trigger)", "routes": "\(snapshot.resolver.router.routes.count)",
+                    "rules": "\(snapshot.resolver.rewriter.rules.count)", "duration": "\(elapsed)",
+                ])
+        case .failure(let issues):
+            logger.error(
+                "config reload failed; still serving the previous config",
+                metadata: ["trigger": "\(trigger)", "errors": "\(issues.description)"])
+        }
+        return result
+    }
+}

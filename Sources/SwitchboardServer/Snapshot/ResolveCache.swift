@@ -1,0 +1,129 @@
+import SwitchboardCore
+import SwitchboardHTTP
+import Synchronization
+
+/// Finished answers of `GET /resolve` for one snapshot, keyed by the raw query string.
+///
+/// Deep-link traffic repeats itself (a campaign link is opened by thousands of people), and an
+/// answer depends only on the snapshot, the URL and — when the snapshot says so — the asking
+/// app. Each ``Snapshot`` owns its cache, so a reload or an admin change starts from an empty
+/// one and a stale answer cannot be served.
+///
+/// What is cached and when:
+/// - the key is the raw query string exactly as sent (`url=…&platform=…`); a differently
+///   encoded URL is another key;
+/// - when rules or routes look at the asking app (see ``Resolver/ContextDependence``), the
+///   `X-App-Platform`, `X-App-Version` and `X-Device-Id` headers join the key;
+/// - when a rule has a time window (`activeFrom`/`activeUntil`), nothing is cached;
+/// - `explain` answers, errors and bodies over ``maximumBodyBytes`` are not cached.
+///
+/// Memory is bounded by a byte budget split over shards; a full shard is emptied and refills
+/// with what is asked next (cheap, and hot links come back at once). Lookups lock one shard of
+/// sixteen, so threads rarely meet.
+final class ResolveCache: Sendable {
+    /// A cached answer, with what the metrics must still count on every hit.
+    struct Answer: Sendable {
+        let status: Int
+        let body: [UInt8]
+        let routeID: String?
+        let firedRuleIDs: [String]
+        /// The server's ready-to-send form of this answer, made on its first hit.
+        let reuseSlot = ResponseReuseSlot()
+    }
+
+    /// The raw query plus, when answers depend on the asking app, its headers. Hashed once:
+    /// the hash picks the shard and is what the shard's dictionary hashes.
+    struct Key: Hashable, Sendable {
+        let query: String
+        let appHeaders: [String?]
+        let hash: Int
+
+        init(query: String, appHeaders: [String?]) {
+            self.query = query
+            self.appHeaders = appHeaders
+            var hasher = Hasher()
+            hasher.combine(query)
+            hasher.combine(appHeaders)
+            hash = hasher.finalize()
+        }
+
+        static func == (lhs: Key, rhs: Key) -> Bool {
+            lhs.hash == rhs.hash && lhs.query == rhs.query && lhs.appHeaders == rhs.appHeaders
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(hash)
+        }
+    }
+
+    /// Larger bodies are not cached (they come from very long URLs, rarely repeated).
+    static let maximumBodyBytes = 4 * 1024
+    /// Bookkeeping charged per entry on top of its key and body (dictionary slot, the answer's
+    /// ids, the libmicrohttpd response's headers).
+    private static let entryOverheadBytes = 256
+    private static let shardCount = 16
+
+    private struct Shard: ~Copyable {
+        var answers: [Key: Answer] = [:]
+        var bytes = 0
+    }
+
+    private final class ShardBox: Sendable {
+        let shard = Mutex(Shard())
+    }
+
+    /// Whether this snapshot's answers may be cached at all.
+    let isEnabled: Bool
+    /// Whether the asking app's headers are part of the key.
+    let keysOnAppHeaders: Bool
+    private let shardBudgetBytes: Int
+    private let shards: [ShardBox]
+
+    /// - Parameters:
+    ///   - budgetBytes: the most memory the cache may hold (0 disables it).
+    ///   - dependence: what the snapshot's answers depend on besides the URL.
+    init(budgetBytes: Int, dependence: Resolver.ContextDependence) {
+        isEnabled = budgetBytes > 0 && !dependence.clock
+        keysOnAppHeaders = dependence.app
+        shardBudgetBytes = max(0, budgetBytes) / Self.shardCount
+        shards = isEnabled ? (0..<Self.shardCount).map { _ in ShardBox() } : []
+    }
+
+    /// The key of a request, or `nil` when its answer must not be cached.
+    func key(for request: HTTPRequest) -> Key? {
+        guard isEnabled, let query = request.query else { return nil }
+        guard keysOnAppHeaders else { return Key(query: query, appHeaders: []) }
+        return Key(
+            query: query,
+            appHeaders: [request.header("X-App-Platform"), request.header("X-App-Version"), request.header("X-Device-Id")])
+    }
+
+    /// The cached answer for `key`, if any.
+    func answer(for key: Key) -> Answer? {
+        shards[shardIndex(of: key)].shard.withLock { $0.answers[key] }
+    }
+
+    /// Remembers `answer` for `key` (ignored when the body is too large for the cache).
+    func store(_ answer: Answer, for key: Key) {
+        guard isEnabled, answer.body.count <= Self.maximumBodyBytes else { return }
+        // The body twice: once here, once in the libmicrohttpd response a hit builds.
+        let cost = key.query.utf8.count + 2 * answer.body.count + Self.entryOverheadBytes
+        guard cost <= shardBudgetBytes else { return }
+        shards[shardIndex(of: key)].shard.withLock { shard in
+            if shard.bytes + cost > shardBudgetBytes {
+                shard.answers.removeAll(keepingCapacity: true)
+                shard.bytes = 0
+            }
+            if shard.answers.updateValue(answer, forKey: key) == nil { shard.bytes += cost }
+        }
+    }
+
+    /// Entries held now (all shards), for tests and diagnostics.
+    var count: Int {
+        shards.reduce(0) { total, box in total + box.shard.withLock { $0.answers.count } }
+    }
+
+    private func shardIndex(of key: Key) -> Int {
+        Int(UInt(bitPattern: key.hash) % UInt(Self.shardCount))
+    }
+}

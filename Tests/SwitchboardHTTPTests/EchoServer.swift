@@ -1,0 +1,114 @@
+import Foundation
+import Logging
+import SwitchboardHTTP
+import SwitchboardTestSupport
+import Synchronization
+
+/// The JSON the echo handler answers with.
+struct EchoedRequest: Codable {
+    var method: String
+    var path: String
+    var query: String?
+    var headers: [[String]]
+    var body: String
+    var remoteAddress: String?
+    /// `request.header("x-test")`: shows the case-insensitive lookup.
+    var xTest: String?
+}
+
+/// A server on 127.0.0.1, port 0, whose handler echoes the request as JSON.
+///
+/// `GET /slow` sleeps for `slowDelay` before echoing (for shutdown tests); `/bad-header`
+/// returns a response with a header value containing CR LF.
+final class EchoServer: Sendable {
+    let server: HTTPServer
+    let logs: CollectingLogHandler.Store
+    var port: Int { server.boundPort }
+
+    init(configure: (inout HTTPServerConfiguration) -> Void = { _ in }, slowDelay: Duration = .milliseconds(800))
+        throws
+    {
+        var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0)
+        configure(&configuration)
+        let (logger, logs) = CollectingLogHandler.logger()
+        self.logs = logs
+        let box = SlowCounter()
+        server = try HTTPServer(configuration: configuration, logger: logger, refusalResponder: EchoServer.refusal) { request in
+            EchoServer.respond(to: request, slowDelay: slowDelay, counter: box)
+        }
+        slowCounter = box
+        try server.start()
+    }
+
+    private let slowCounter: SlowCounter
+
+    /// `/slow` requests that have entered the handler.
+    var slowRequestsStarted: Int { slowCounter.value.load(ordering: .acquiring) }
+
+    deinit {
+        server.stopNow()
+    }
+
+    /// Connects a new client.
+    func client(timeout: Duration = .seconds(10)) throws -> HTTPTestClient {
+        try HTTPTestClient(port: port, timeout: timeout)
+    }
+
+    final class SlowCounter: Sendable {
+        let value = Atomic<Int>(0)
+    }
+
+    static func respond(to request: HTTPRequest, slowDelay: Duration, counter: SlowCounter) -> HTTPResponse {
+        if request.path == "/slow" {
+            counter.value.add(1, ordering: .releasing)
+            Thread.sleep(
+                forTimeInterval: Double(slowDelay.components.seconds) + Double(slowDelay.components.attoseconds) / 1e18)
+        }
+        if request.path == "/bad-header" {
+            return HTTPResponse(status: 200, headers: [("X-Evil", "a\r\nSet-Cookie: x=1")], body: [])
+        }
+        let echoed = EchoedRequest(
+            method: request.method, path: request.path, query: request.query,
+            headers: request.headers.map { [$0.name, $0.value] }, body: String(decoding: request.body, as: UTF8.self),
+            remoteAddress: request.remoteAddress, xTest: request.header("x-test"))
+        do {
+            return .json(Array(try JSONEncoder().encode(echoed)))
+        } catch {
+            return refusal(HTTPRefusal(status: 500, code: "encoding_failed", message: "\(error)"))
+        }
+    }
+
+    /// The HTTP layer's refusals as `{"error": {"code": …, "message": …}}`, as the application
+    /// renders them.
+    @Sendable static func refusal(_ refusal: HTTPRefusal) -> HTTPResponse {
+        struct Envelope: Encodable {
+            struct Inner: Encodable {
+                var code: String
+                var message: String
+            }
+            var error: Inner
+        }
+        let body = (try? JSONEncoder().encode(Envelope(error: .init(code: refusal.code, message: refusal.message)))) ?? Data()
+        return .json(status: refusal.status, Array(body))
+    }
+}
+
+extension HTTPTestResponse {
+    /// The body decoded as the echo handler's JSON.
+    func echoed() throws -> EchoedRequest {
+        try JSONDecoder().decode(EchoedRequest.self, from: Data(body))
+    }
+
+    /// The body decoded as `{"error": {"code": …, "message": …}}`.
+    func errorBody() throws -> (code: String, message: String) {
+        struct Envelope: Decodable {
+            struct Inner: Decodable {
+                var code: String
+                var message: String
+            }
+            var error: Inner
+        }
+        let envelope = try JSONDecoder().decode(Envelope.self, from: Data(body))
+        return (envelope.error.code, envelope.error.message)
+    }
+}

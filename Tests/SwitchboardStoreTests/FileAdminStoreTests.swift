@@ -1,0 +1,139 @@
+import Foundation
+import SwitchboardCore
+import SwitchboardTestSupport
+import Testing
+
+@testable import SwitchboardStore
+
+/// `data_dir/state.json`: atomic, durable persistence of the admin state (DESIGN §6).
+struct FileAdminStoreTests {
+    static let sample = AdminState(
+        version: 7,
+        rules: [
+            RewriteRule(id: "promo", match: #"^shopapp://promo/(\d+)"#, target: "shopapp://venue/$1?from=$$url"),
+            RewriteRule(id: "chain", match: "^shopapp://old/", target: "shopapp://new/", last: false),
+        ],
+        routes: [
+            AdminRoute(
+                module: "flash",
+                definition: RouteDefinition(
+                    id: "flash.sale", patterns: ["/flash/:id<int>", "https://shop.example.com/flash(/:id)"],
+                    // Several keys, not in sorted order: a target is returned as it was given.
+                    target: .object([
+                        ("page", .string("FlashSale")), ("banner", .bool(true)), ("slots", .number(3)),
+                        ("extra", .object([("z", .null), ("a", .array([.string("é \"q\" \\"), .number(-1.5)]))])),
+                    ]),
+                    params: ["source": "admin", "campaign": "spring"])),
+            AdminRoute(module: "admin", definition: RouteDefinition(id: "plain", patterns: ["/plain"])),
+            AdminRoute(
+                module: "admin",
+                definition: RouteDefinition(
+                    id: "strings", patterns: ["/strings"],
+                    target: .object([
+                        ("controls", .string("tab\tnl\ncr\r\u{1}\u{7F}")), ("unicode", .string("€😀 ü")),
+                        ("yamlish", .string("- [a]: {b} # c & *d ! |e")), ("numberish", .string("0012")),
+                        ("boolish", .string("true")), ("nullish", .string("null")), ("empty", .string("")),
+                        ("big", .number(12_345_678_901_234)), ("small", .number(1e-7)),
+                    ]))),
+        ])
+
+    /// A state written before targets kept their key order (JSONEncoder, pretty, sorted keys,
+    /// `\/` escapes) still loads.
+    @Test func readsTheFormerEncoding() throws {
+        let directory = try TemporaryDirectory()
+        let store = FileAdminStore(directory: directory.path)
+        let state = AdminState(
+            version: 3, rules: Self.sample.rules,
+            routes: [
+                AdminRoute(
+                    module: "m",
+                    definition: RouteDefinition(
+                        id: "r", patterns: ["/a/:b", "/c"], target: .object([("k", .string("v/w"))]), params: ["p": "q"]))
+            ])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data = try encoder.encode(state)
+        #expect(String(decoding: data, as: UTF8.self).contains(#"\/"#))
+        try data.write(to: URL(fileURLWithPath: store.path))
+        #expect(try store.load() == state)
+    }
+
+    @Test func saveThenLoadGivesTheSameState() throws {
+        let directory = try TemporaryDirectory()
+        let store = FileAdminStore(directory: directory.path)
+        try store.save(Self.sample)
+        let loaded = try store.load()
+        #expect(loaded == Self.sample)
+        #expect(loaded.routes.first?.definition.target.jsonText == Self.sample.routes.first?.definition.target.jsonText)
+        // A second save replaces the first.
+        var next = loaded
+        next.version += 1
+        next.rules.removeFirst()
+        try store.save(next)
+        #expect(try store.load() == next)
+    }
+
+    @Test func absentFileIsTheEmptyState() throws {
+        let directory = try TemporaryDirectory()
+        #expect(try FileAdminStore(directory: directory.path).load() == AdminState())
+        let missing = directory.url.appendingPathComponent("not/created/yet").path
+        #expect(try FileAdminStore(directory: missing).load() == AdminState())
+        #expect(!FileManager.default.fileExists(atPath: missing))
+    }
+
+    @Test func saveCreatesTheDirectory() throws {
+        let directory = try TemporaryDirectory()
+        let store = FileAdminStore(directory: directory.url.appendingPathComponent("data/nested").path)
+        try store.save(Self.sample)
+        #expect(try store.load() == Self.sample)
+    }
+
+    @Test(arguments: [
+        "{not json", "", "version: 1\nrules: []\nroutes: []\n", #"{"version": 1, "rules": [], "routes": ["#,
+        #"{"version": "one", "rules": [], "routes": []}"#, #"{"version": 1, "rules": [{"id": "x"}], "routes": []}"#,
+    ])
+    func corruptFileIsReportedAndLeftAlone(text: String) throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("state.json", text)
+        let store = FileAdminStore(directory: directory.path)
+        #expect {
+            try store.load()
+        } throws: { error in
+            let message = (error as? AdminStoreError)?.message ?? ""
+            return message.contains(store.path) && message.contains("not modified")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store.path)) == Data(text.utf8))
+        #expect(try directory.contents() == ["state.json"])
+    }
+
+    @Test func noTemporaryFilesAreLeftBehind() throws {
+        let directory = try TemporaryDirectory()
+        let store = FileAdminStore(directory: directory.path)
+        for version in 1...3 {
+            try store.save(AdminState(version: version))
+            #expect(try directory.contents() == ["state.json"])
+        }
+    }
+
+    @Test func savedFileIsJSON() throws {
+        let directory = try TemporaryDirectory()
+        let store = FileAdminStore(directory: directory.path)
+        try store.save(Self.sample)
+        let data = try Data(contentsOf: URL(fileURLWithPath: store.path))
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(Set(object.keys) == ["version", "rules", "routes", "history"])
+        #expect(object["version"] as? Int == 7)
+        let routes = try #require(object["routes"] as? [[String: Any]])
+        #expect(routes.first?["module"] as? String == "flash")
+        #expect(routes.first?["id"] as? String == "flash.sale")
+        #expect(routes.count == 3 && routes[1]["pattern"] as? String == "/plain")
+        let rules = try #require(object["rules"] as? [[String: Any]])
+        #expect(rules.map { $0["id"] as? String } == ["promo", "chain"])
+        #expect(rules.last?["last"] as? Bool == false)
+        // Only the owner may read the admin state.
+        let permissions = try FileManager.default.attributesOfItem(atPath: store.path)[.posixPermissions] as? Int
+        #expect(permissions == 0o600)
+    }
+
+    /// The state of a running service is what `serve` and `resolve` build their snapshot from.
+}
