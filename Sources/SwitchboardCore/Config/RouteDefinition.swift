@@ -41,18 +41,14 @@ public struct RouteDefinition: Sendable, Hashable, Codable {
         self.examples = examples
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, pattern, patterns, target, params, web, app, minAppVersion, examples
-    }
-
     public init(from decoder: any Decoder) throws {
         try self.init(from: decoder, extraAllowedKeys: [])
     }
 
     /// Decodes a definition that sits in an object with more keys (e.g. an admin route's `module`).
     package init(from decoder: any Decoder, extraAllowedKeys: [String]) throws {
-        try decoder.rejectUnknownKeys(allowed: CodingKeys.allCases.map(\.rawValue) + extraAllowedKeys)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try decoder.rejectUnknownKeys(allowed: RouteDefinitionKey.allCases.map(\.rawValue) + extraAllowedKeys)
+        let container = try decoder.container(keyedBy: RouteDefinitionKey.self)
         id = try container.decode(String.self, forKey: .id)
         let single = try container.decodeIfPresent(String.self, forKey: .pattern)
         let list = try container.decodeIfPresent([String].self, forKey: .patterns)
@@ -79,7 +75,7 @@ public struct RouteDefinition: Sendable, Hashable, Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
+        var container = encoder.container(keyedBy: RouteDefinitionKey.self)
         try container.encode(id, forKey: .id)
         if patterns.count == 1 {
             try container.encode(patterns[0], forKey: .pattern)
