@@ -11,9 +11,13 @@
 ///   examples: [shopapp://product/42]     # optional: config tests, see ConfigExample
 /// ```
 public struct RouteDefinition: Sendable, Hashable, Codable {
+    /// The route's id, unique across all route files.
     public var id: String
+    /// The route's patterns (`pattern:` in a file is a list of one).
     public var patterns: [String]
+    /// The route's `target` object, returned as is.
     public var target: JSONValue
+    /// Default params (lowest precedence).
     public var params: [String: String]
     /// The page on the web: an absolute http(s) URL template with `:name` placeholders
     /// filled from the merged params (see ``WebURLTemplate``).
@@ -26,6 +30,7 @@ public struct RouteDefinition: Sendable, Hashable, Codable {
     /// URLs that must resolve to this route (or as each one says); checked by `switchboard check`.
     public var examples: [ConfigExample]?
 
+    /// A definition with the given fields; absent optional keys are `nil`.
     public init(
         id: String, patterns: [String], target: JSONValue = .object([]), params: [String: String] = [:],
         web: String? = nil, app: Bool? = nil,

@@ -33,6 +33,7 @@ public struct RouterBuilder: Sendable {
     /// The most routes this builder accepts (DESIGN §7: 1,000,000 by default).
     public var maximumRoutes: Int
 
+    /// An empty builder that refuses routes beyond `maximumRoutes`.
     public init(maximumRoutes: Int = 1_000_000) {
         self.maximumRoutes = maximumRoutes
     }
