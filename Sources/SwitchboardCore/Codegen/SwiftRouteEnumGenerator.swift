@@ -19,6 +19,7 @@ public struct SwiftRouteEnumGenerator: Sendable {
     /// Web domains whose links are app links (used when there is no scheme).
     public var domains: [String]
 
+    /// A generator of the enum `typeName` for the app links of `schemes` and `domains`.
     public init(typeName: String = "AppRoute", schemes: [String], domains: [String]) {
         self.typeName = typeName
         self.schemes = schemes.map { $0.lowercased() }

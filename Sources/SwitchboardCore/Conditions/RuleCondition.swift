@@ -16,14 +16,21 @@
 /// below `percent × 100`: one device always gets the same answer, and the buckets of
 /// different rules are independent.
 public struct RuleCondition: Codable, Sendable, Hashable {
+    /// The platforms a `platform` condition may name.
     public static let platforms: Set<String> = ["ios", "android", "web"]
 
+    /// The platforms the rule runs for (see ``platforms``); `nil`: any.
     public var platform: [String]?
+    /// The range of app versions the rule runs for (a ``VersionRange``, `">=5.2.0 <6"`); `nil`: any.
     public var appVersion: String?
+    /// The RFC 3339 instant from which the rule runs (inclusive); `nil`: always has.
     public var activeFrom: String?
+    /// The RFC 3339 instant at which the rule stops running (exclusive); `nil`: never does.
     public var activeUntil: String?
+    /// The share of devices the rule runs for, 0–100, stable per device and rule; `nil`: all.
     public var percent: Double?
 
+    /// A condition of the given parts; `nil` parts always hold.
     public init(
         platform: [String]? = nil, appVersion: String? = nil, activeFrom: String? = nil, activeUntil: String? = nil,
         percent: Double? = nil

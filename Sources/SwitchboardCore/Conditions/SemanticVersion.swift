@@ -1,8 +1,11 @@
 /// An app version, `MAJOR[.MINOR[.PATCH]][-PRERELEASE]`: missing parts are 0, and a
 /// pre-release sorts before its release (`5.2.0-beta < 5.2.0`); pre-releases compare as text.
 public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The first number.
     public let major: Int
+    /// The second number (0 when absent).
     public let minor: Int
+    /// The third number (0 when absent).
     public let patch: Int
     /// The part after `-`, or `nil`.
     public let prerelease: String?
@@ -107,6 +110,7 @@ public struct VersionRange: Sendable, Hashable, CustomStringConvertible {
 
 /// Why a condition (`when` of a rule, `minAppVersion` of a route) is invalid.
 public struct ConditionError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong, quoting the text.
     public let message: String
     public var description: String { message }
 }

@@ -9,8 +9,10 @@
 public struct AppsSettings: Sendable, Hashable, Codable {
     /// An iOS app: `TEAMID.bundle.id`.
     public struct IOSApp: Sendable, Hashable, Codable {
+        /// The app's `TEAMID.bundle.id`.
         public var appID: String
 
+        /// An iOS app by its `TEAMID.bundle.id`.
         public init(appID: String) { self.appID = appID }
 
         enum CodingKeys: String, CodingKey, CaseIterable { case appID }
@@ -30,10 +32,12 @@ public struct AppsSettings: Sendable, Hashable, Codable {
 
     /// An Android app: its package name and the SHA-256 fingerprints of its signing certificates.
     public struct AndroidApp: Sendable, Hashable, Codable {
+        /// The Android package name (`com.example.shop`).
         public var package: String
         /// Uppercase, colon-separated: 32 bytes as `AA:BB:…`.
         public var sha256: [String]
 
+        /// An Android app by its package name and signing-certificate fingerprints.
         public init(package: String, sha256: [String]) {
             self.package = package
             self.sha256 = sha256
@@ -71,9 +75,12 @@ public struct AppsSettings: Sendable, Hashable, Codable {
         }
     }
 
+    /// The iOS apps of the apple-app-site-association file.
     public var ios: [IOSApp] = []
+    /// The Android apps of the assetlinks.json file.
     public var android: [AndroidApp] = []
 
+    /// The apps published in `/.well-known/`.
     public init(ios: [IOSApp] = [], android: [AndroidApp] = []) {
         self.ios = ios
         self.android = android

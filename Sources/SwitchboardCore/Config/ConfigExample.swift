@@ -22,6 +22,7 @@ public struct ConfigExample: Sendable, Hashable, Codable {
     /// Whether it must match a route at all (`false` for a counter-example).
     public var matched: Bool?
 
+    /// An example URL and what its resolution must show; `nil` parts are not checked.
     public init(
         url: String, rewritesTo: String? = nil, routeId: String? = nil, params: [String: String]? = nil,
         matched: Bool? = nil

@@ -11,9 +11,13 @@
 ///   examples: [shopapp://product/42]     # optional: config tests, see ConfigExample
 /// ```
 public struct RouteDefinition: Sendable, Hashable, Codable {
+    /// The route's id, unique across all route files.
     public var id: String
+    /// The route's patterns (`pattern:` in a file is a list of one).
     public var patterns: [String]
+    /// The route's `target` object, returned as is.
     public var target: JSONValue
+    /// Default params (lowest precedence).
     public var params: [String: String]
     /// The page on the web: an absolute http(s) URL template with `:name` placeholders
     /// filled from the merged params (see ``WebURLTemplate``).
@@ -26,6 +30,7 @@ public struct RouteDefinition: Sendable, Hashable, Codable {
     /// URLs that must resolve to this route (or as each one says); checked by `switchboard check`.
     public var examples: [ConfigExample]?
 
+    /// A definition with the given fields; absent optional keys are `nil`.
     public init(
         id: String, patterns: [String], target: JSONValue = .object([]), params: [String: String] = [:],
         web: String? = nil, app: Bool? = nil,
@@ -41,18 +46,14 @@ public struct RouteDefinition: Sendable, Hashable, Codable {
         self.examples = examples
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, pattern, patterns, target, params, web, app, minAppVersion, examples
-    }
-
     public init(from decoder: any Decoder) throws {
         try self.init(from: decoder, extraAllowedKeys: [])
     }
 
     /// Decodes a definition that sits in an object with more keys (e.g. an admin route's `module`).
     package init(from decoder: any Decoder, extraAllowedKeys: [String]) throws {
-        try decoder.rejectUnknownKeys(allowed: CodingKeys.allCases.map(\.rawValue) + extraAllowedKeys)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try decoder.rejectUnknownKeys(allowed: RouteDefinitionKey.allCases.map(\.rawValue) + extraAllowedKeys)
+        let container = try decoder.container(keyedBy: RouteDefinitionKey.self)
         id = try container.decode(String.self, forKey: .id)
         let single = try container.decodeIfPresent(String.self, forKey: .pattern)
         let list = try container.decodeIfPresent([String].self, forKey: .patterns)
@@ -79,7 +80,7 @@ public struct RouteDefinition: Sendable, Hashable, Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
+        var container = encoder.container(keyedBy: RouteDefinitionKey.self)
         try container.encode(id, forKey: .id)
         if patterns.count == 1 {
             try container.encode(patterns[0], forKey: .pattern)

@@ -2,8 +2,10 @@
 public struct RouteFile: Sendable, Hashable, Codable {
     /// The module that owns these routes.
     public var module: String
+    /// The routes, in file order.
     public var routes: [RouteDefinition]
 
+    /// A route file of `module` with `routes`.
     public init(module: String, routes: [RouteDefinition]) {
         self.module = module
         self.routes = routes

@@ -68,7 +68,7 @@ private struct Reader {
         var early: [RouteDefinition] = []
         var more = try open(.object)
         while more {
-            switch try readKey() {
+            switch try readKey(Self.fileKeys).key {
             case .module:
                 guard module == nil else { throw GiveUp() }
                 module = try readString()
@@ -80,7 +80,6 @@ private struct Reader {
                 } else {
                     try readRoutes(chunkSize: Int.max) { early = $0 }
                 }
-            default: throw GiveUp()
             }
             more = try next(in: .object)
         }
@@ -110,7 +109,8 @@ private struct Reader {
     }
 
     mutating func readRoute() throws(GiveUp) -> RouteDefinition {
-        var seen: UInt16 = 0
+        var seen: UInt32 = 0
+        var patternKeys = 0
         var id: String?
         var patterns: [String]?
         var target: JSONValue?
@@ -120,17 +120,21 @@ private struct Reader {
         var minAppVersion: String?
         var more = try open(.object)
         while more {
-            let key = try readKey()
-            guard key.bit != 0, seen & key.bit == 0 else { throw GiveUp() }
-            seen |= key.bit
-            switch key {
+            let key = try readKey(Self.routeKeys)
+            let bit = UInt32(1) << UInt32(key.number)
+            guard seen & bit == 0 else { throw GiveUp() }
+            seen |= bit
+            switch key.key {
             case .id: id = try readString()
-            case .pattern: patterns = [try readString()]
+            case .pattern:
+                patterns = [try readString()]
+                patternKeys += 1
             case .patterns:
                 var list: [String] = []
                 try readArray { (reader) throws(GiveUp) in list.append(try reader.readString()) }
                 guard !list.isEmpty else { throw GiveUp() }
                 patterns = list
+                patternKeys += 1
             case .target: target = try readTarget()
             case .params:
                 var values: [String: String] = [:]
@@ -141,13 +145,14 @@ private struct Reader {
             case .web: web = try readString()
             case .app: app = try readBool()
             case .minAppVersion: minAppVersion = try readString()
+            // `examples`, and any key added to RouteDefinitionKey that is not read above: the
+            // YAML path decodes it.
             default: throw GiveUp()
             }
             more = try next(in: .object)
         }
         // `pattern` and `patterns` together, or neither, is an error the YAML path reports.
-        guard let id, let patterns, seen & (Key.pattern.bit | Key.patterns.bit) != Key.pattern.bit | Key.patterns.bit
-        else { throw GiveUp() }
+        guard let id, let patterns, patternKeys == 1 else { throw GiveUp() }
         return RouteDefinition(
             id: id, patterns: patterns, target: target ?? .object([]), params: params ?? [:], web: web, app: app,
             minAppVersion: minAppVersion)
@@ -366,22 +371,10 @@ private struct Reader {
 
     // MARK: - Structure
 
-    /// The keys a route file uses, recognised from their bytes without making Strings.
-    enum Key: UInt16 {
-        case other = 0
-        case id = 1
-        case pattern = 2
-        case patterns = 4
-        case target = 8
-        case params = 16
-        case web = 32
-        case app = 64
-        case minAppVersion = 128
-        case module = 256
-        case routes = 512
-
-        var bit: UInt16 { rawValue }
-    }
+    /// The keys of a route file and of a route, recognised from their bytes without making
+    /// Strings; both lists are the `Codable` ones.
+    static let fileKeys = KeyTable<RouteFile.CodingKeys>()
+    static let routeKeys = KeyTable<RouteDefinitionKey>()
 
     /// Reads an object whose keys are data (target members, params), calling `body` with the
     /// reader positioned at each value.
@@ -448,40 +441,18 @@ private struct Reader {
         return true
     }
 
-    /// A key of the route-file schema followed by `:`; keys with escapes give up.
-    private mutating func readKey() throws(GiveUp) -> Key {
+    /// A key of `keys` followed by `:`; another key, or a key with escapes, gives up.
+    private mutating func readKey<Key>(_ keys: KeyTable<Key>) throws(GiveUp) -> (key: Key, number: Int) {
         guard peek() == UInt8(ascii: "\"") else { throw GiveUp() }
         let start = index + 1
         var end = start
         while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
-        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { throw GiveUp() }
-        let key = Self.key(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\""),
+            let key = keys.key(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        else { throw GiveUp() }
         index = end + 1
         try expectColon()
         return key
-    }
-
-    private static func key(_ name: UnsafeBufferPointer<UInt8>) -> Key {
-        func equals(_ word: StaticString) -> Bool {
-            guard name.count == word.utf8CodeUnitCount else { return false }
-            return memcmp(name.baseAddress!, word.utf8Start, name.count) == 0
-        }
-        switch name.count {
-        case 2: return equals("id") ? .id : .other
-        case 3: return equals("web") ? .web : equals("app") ? .app : .other
-        case 6:
-            return equals("target")
-                ? .target
-                : equals("params")
-                    ? .params
-                    : equals("module")
-                        ? .module
-                        : equals("routes") ? .routes : .other
-        case 7: return equals("pattern") ? .pattern : .other
-        case 8: return equals("patterns") ? .patterns : .other
-        case 13: return equals("minAppVersion") ? .minAppVersion : .other
-        default: return .other
-        }
     }
 
     private mutating func expectColon() throws(GiveUp) {
@@ -505,7 +476,28 @@ private struct Reader {
     }
 }
 
-private func memcmp(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Int {
-    for offset in 0..<count where a[offset] != b[offset] { return 1 }
-    return 0
+/// The cases of a `String`-backed key enum, found by their UTF-8 bytes.
+private struct KeyTable<Key: RawRepresentable & CaseIterable & Sendable>: Sendable where Key.RawValue == String {
+    /// By byte count: each key's bytes, the key and its position in `allCases`.
+    private let byCount: [[(bytes: [UInt8], key: Key, number: Int)]]
+
+    init() {
+        var byCount: [[(bytes: [UInt8], key: Key, number: Int)]] = []
+        for (number, key) in Key.allCases.enumerated() {
+            let bytes = Array(key.rawValue.utf8)
+            while byCount.count <= bytes.count { byCount.append([]) }
+            byCount[bytes.count].append((bytes, key, number))
+        }
+        self.byCount = byCount
+    }
+
+    /// The key spelled `name`, with its position in `allCases` (below 32 for a
+    /// ``RouteDefinitionKey``), or `nil`.
+    func key(_ name: UnsafeBufferPointer<UInt8>) -> (key: Key, number: Int)? {
+        guard name.count < byCount.count else { return nil }
+        for candidate in byCount[name.count] where candidate.bytes.elementsEqual(name) {
+            return (candidate.key, candidate.number)
+        }
+        return nil
+    }
 }

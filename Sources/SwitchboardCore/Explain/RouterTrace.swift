@@ -13,6 +13,7 @@ public struct RouterTrace: Sendable, Hashable {
         /// `backtracked` (nothing matched below), `matched`, or `no pattern ends here`.
         public let outcome: String
 
+        /// The step as a JSON object (`segment` is left out at the end of the path).
         public var json: JSONValue {
             var members: [(key: String, value: JSONValue)] = [("depth", .number(Double(depth)))]
             if let segment { members.append(("segment", .string(segment))) }
@@ -28,6 +29,7 @@ public struct RouterTrace: Sendable, Hashable {
     public let isAppLink: Bool
     /// The decoded segments the walk consumed.
     public let segments: [String]
+    /// Every branch tried, in the order of the walk.
     public let steps: [Step]
     /// The pattern that matched, if any.
     public let pattern: String?
@@ -36,6 +38,7 @@ public struct RouterTrace: Sendable, Hashable {
     /// Why the walk failed (a bad escape in the path), if it could not run.
     public let error: String?
 
+    /// The trace as a JSON object, in the `explain` answer.
     public var json: JSONValue {
         var members: [(key: String, value: JSONValue)] = [
             ("url", .string(url)), ("isAppLink", .bool(isAppLink)), ("segments", .array(segments.map(JSONValue.string))),

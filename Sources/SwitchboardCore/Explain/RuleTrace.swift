@@ -16,7 +16,9 @@ public struct RuleTrace: Sendable, Hashable {
 
     /// The rule's position in evaluation order (admin rules first).
     public let index: Int
+    /// The rule's id.
     public let id: String
+    /// What the rule did.
     public let result: Result
     /// Why, in words an operator can act on.
     public let reason: String

@@ -7,6 +7,7 @@ public struct PatternError: Error, Sendable, Hashable, CustomStringConvertible {
     /// 0-based character index in `pattern` where the problem starts.
     public let position: Int
 
+    /// An error in `pattern` at the character `position`.
     public init(pattern: String, message: String, position: Int) {
         self.pattern = pattern
         self.message = message

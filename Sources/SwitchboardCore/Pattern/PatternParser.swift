@@ -336,7 +336,7 @@ struct PatternParser {
                 var end = index
                 while end < located.count, located[end].character != "/" { end += 1 }
                 let raw = String(located[index..<end].map(\.character))
-                guard let decoded = PatternParser.percentDecoded(raw) else {
+                guard let decoded = PercentEncoding.decode(raw, plusAsSpace: false) else {
                     throw error("invalid percent-escape or invalid UTF-8 in '\(raw)'", at: start.position)
                 }
                 segments.append(.literal(decoded))
@@ -376,25 +376,6 @@ struct PatternParser {
             }
             return .regex(body)
         }
-    }
-
-    /// Decodes `%HH` escapes once; `nil` for a bad escape or invalid UTF-8.
-    static func percentDecoded(_ raw: String) -> String? {
-        guard raw.utf8.contains(UInt8(ascii: "%")) else { return raw }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(raw.utf8.count)
-        var iterator = Array(raw.utf8)[...]
-        while let byte = iterator.popFirst() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.popFirst().flatMap(PercentEncoding.hexDigitValue),
-                let low = iterator.popFirst().flatMap(PercentEncoding.hexDigitValue)
-            else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return String(validating: bytes, as: UTF8.self)
     }
 
 }

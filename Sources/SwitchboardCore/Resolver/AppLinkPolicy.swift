@@ -2,7 +2,9 @@
 /// `http`/`https` URL whose host is listed in `domains`. Only app links match path-only
 /// patterns; other URLs match only patterns that name their scheme (and host).
 public struct AppLinkPolicy: Sendable, Hashable {
+    /// Custom schemes whose URLs are app links (`schemes` in switchboard.yaml).
     public let schemes: Set<String>
+    /// Hosts whose `http(s)` URLs are app links (`domains` in switchboard.yaml).
     public let domains: Set<String>
 
     /// - Parameters: schemes and domains, compared lowercased.

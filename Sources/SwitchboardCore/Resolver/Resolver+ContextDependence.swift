@@ -10,6 +10,7 @@ extension Resolver {
         /// the answer.
         public var clock: Bool
 
+        /// A dependence on the asking app, on the clock, both or neither.
         public init(app: Bool, clock: Bool) {
             self.app = app
             self.clock = clock

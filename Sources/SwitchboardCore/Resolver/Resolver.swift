@@ -2,8 +2,12 @@
 ///
 /// Immutable and `Sendable`: a server holds one per snapshot and swaps it on reload.
 /// ```swift
-/// let resolver = try ResolverBuilder(policy: policy).adding(routes).withRules(rules).build()
-/// let resolution = try resolver.resolve("myapp://product/42")
+/// var builder = ResolverBuilder(policy: AppLinkPolicy(schemes: ["myapp"], domains: ["shop.example.com"]))
+/// builder.add(Route(id: "product.detail", module: "product", patterns: ["/product/:id<int>"]))
+/// builder.add(rules: [RewriteRule(id: "web", match: #"^https://shop\.example\.com/p/(\d+)"#, target: "myapp://product/$1")])
+/// let resolver = try builder.build()
+/// let resolution = try resolver.resolve("https://shop.example.com/p/42")
+/// // resolution.match?.route.id == "product.detail", resolution.ruleIDs == ["web"]
 /// ```
 public struct Resolver: Sendable {
     /// The route table.

@@ -3,15 +3,18 @@
 public struct ResolverBuilder: Sendable {
     /// A problem with one route, one rule or the fallback.
     public struct Issue: Sendable, Hashable, CustomStringConvertible {
+        /// What the issue is about.
         public enum Subject: Sendable, Hashable {
             case route(id: String)
             case rule(index: Int, id: String)
             case fallback
         }
+        /// The route, rule or fallback at fault.
         public let subject: Subject
         /// A stable code: `conflict` and `duplicate_id` (a clash with what exists), or a
         /// validation code such as `invalid_pattern`, `invalid_regex`, `invalid_template`.
         public let code: String
+        /// What is wrong and how to fix it.
         public let message: String
 
         /// Whether the problem is a clash with another route or rule (HTTP 409) rather than
@@ -121,6 +124,7 @@ public struct ResolverBuilder: Sendable {
 
 /// Every problem found while building a ``Resolver``.
 public struct ResolverBuildError: Error, Sendable, CustomStringConvertible {
+    /// Every problem found, in the order of the input.
     public let issues: [ResolverBuilder.Issue]
     public var description: String { issues.map(\.description).joined(separator: "\n") }
 }

@@ -106,8 +106,15 @@ package struct RewriteTemplate: Sendable, Hashable {
     private static func append(_ value: some Collection<UInt8>, _ transform: Transform, to output: inout [UInt8]) {
         switch transform {
         case .none: output.append(contentsOf: value)
-        case .queryEncoded: TemplateValueCoding.appendQueryEncoded(value, to: &output)
-        case .percentDecoded: TemplateValueCoding.appendPercentDecoded(value, to: &output)
+        case .queryEncoded: withBytes(of: value) { PercentEncoding.appendEncodedForQueryValue($0, to: &output) }
+        case .percentDecoded: withBytes(of: value) { PercentEncoding.appendDecodedLeniently($0, to: &output) }
+        }
+    }
+
+    /// Calls `body` with the bytes of `value`, copied only when they are not contiguous.
+    private static func withBytes(of value: some Collection<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        if value.withContiguousStorageIfAvailable(body) == nil {
+            Array(value).withUnsafeBufferPointer(body)
         }
     }
 }

@@ -11,8 +11,8 @@
 struct MutableTrie: Sendable {
     /// 32 bytes; -1 is "none" for every link.
     struct Node: Sendable {
-        var firstLiteral: Int32 = -1
-        var literalCount: Int32 = 0
+        var firstStatic: Int32 = -1
+        var staticCount: Int32 = 0
         var firstConstrained: Int32 = -1
         var constrainedCount: Int32 = 0
         var parameter: Int32 = -1
@@ -22,7 +22,7 @@ struct MutableTrie: Sendable {
     }
 
     /// A static edge to `child`; `next` is the parent's next static edge.
-    struct LiteralEdge: Linked {
+    struct StaticEdge: Linked {
         var label: Int32
         var child: Int32
         var next: Int32
@@ -59,7 +59,7 @@ struct MutableTrie: Sendable {
     static let hashedFanout: Int32 = 16
 
     private(set) var nodes: [Node] = [Node()]
-    private var literalEdges: [LiteralEdge] = []
+    private var staticEdges: [StaticEdge] = []
     /// Open addressing over the static edges of nodes with at least ``hashedFanout`` of them,
     /// by (parent, label), each slot holding the whole key and the child so that a probe
     /// touches one cache line; a power of two, at most half full.
@@ -79,16 +79,16 @@ struct MutableTrie: Sendable {
     /// when made, and how many edges end up there depends on the shape of the routes.
     mutating func reserveCapacity(_ count: Int) {
         nodes.reserveCapacity(nodes.count + 2 * count)
-        literalEdges.reserveCapacity(literalEdges.count + 2 * count)
+        staticEdges.reserveCapacity(staticEdges.count + 2 * count)
         terminals.reserveCapacity(terminals.count + count)
     }
 
     // MARK: - Finding children
 
     /// The child of `node` through the static segment `label`, if there is one.
-    func literalChild(of node: Int32, _ label: UnsafeBufferPointer<UInt8>) -> Int32? {
-        guard nodes[Int(node)].literalCount > 0, let number = labels.find(label) else { return nil }
-        return literalChild(parent: node, label: number)
+    func staticChild(of node: Int32, _ label: UnsafeBufferPointer<UInt8>) -> Int32? {
+        guard nodes[Int(node)].staticCount > 0, let number = labels.find(label) else { return nil }
+        return staticChild(parent: node, label: number)
     }
 
     func constrainedChild(of node: Int32, _ constraint: ParameterConstraint) -> Int32? {
@@ -112,22 +112,22 @@ struct MutableTrie: Sendable {
 
     // MARK: - Making children (the existing one when there is one)
 
-    mutating func makeLiteralChild(of node: Int32, _ label: UnsafeBufferPointer<UInt8>) -> Int32 {
+    mutating func makeStaticChild(of node: Int32, _ label: UnsafeBufferPointer<UInt8>) -> Int32 {
         let number = labels.intern(label)
-        if let child = literalChild(parent: node, label: number) { return child }
+        if let child = staticChild(parent: node, label: number) { return child }
         let child = appendNode()
-        let edge = Int32(literalEdges.count)
-        literalEdges.append(LiteralEdge(label: number, child: child, next: nodes[Int(node)].firstLiteral))
-        nodes[Int(node)].firstLiteral = edge
-        nodes[Int(node)].literalCount += 1
-        switch nodes[Int(node)].literalCount {
+        let edge = Int32(staticEdges.count)
+        staticEdges.append(StaticEdge(label: number, child: child, next: nodes[Int(node)].firstStatic))
+        nodes[Int(node)].firstStatic = edge
+        nodes[Int(node)].staticCount += 1
+        switch nodes[Int(node)].staticCount {
         case ..<Self.hashedFanout:
             break
         case Self.hashedFanout:
             // The node turns wide: all its edges move to the table.
             var index = edge
             while index >= 0 {
-                let sibling = literalEdges[Int(index)]
+                let sibling = staticEdges[Int(index)]
                 addEdgeSlot(EdgeSlot(parent: node, label: sibling.label, child: sibling.child))
                 index = sibling.next
             }
@@ -207,12 +207,12 @@ struct MutableTrie: Sendable {
 
     /// The child of `parent` through the label numbered `label`: from its list of static
     /// edges, or from the table once the node is wide.
-    private func literalChild(parent: Int32, label: Int32) -> Int32? {
+    private func staticChild(parent: Int32, label: Int32) -> Int32? {
         let node = nodes[Int(parent)]
-        guard node.literalCount >= Self.hashedFanout else {
-            var index = node.firstLiteral
+        guard node.staticCount >= Self.hashedFanout else {
+            var index = node.firstStatic
             while index >= 0 {
-                let edge = literalEdges[Int(index)]
+                let edge = staticEdges[Int(index)]
                 if edge.label == label { return edge.child }
                 index = edge.next
             }
@@ -283,34 +283,35 @@ struct MutableTrie: Sendable {
             }
         }
         return TrieTable(
-            nodeCount: nodes.count, staticEdgeCount: literalEdges.count, terminalCount: terminals.count,
+            nodeCount: nodes.count, staticEdgeCount: staticEdges.count, terminalCount: terminals.count,
             labels: labels.bytes, constrainedEdges: frozenConstrained, constraints: constraints, strings: strings
-        ) { frozenNodes, staticEdges, frozenTerminals in
-            fill(frozenNodes, staticEdges, frozenTerminals, constrainedStarts: constrainedStarts)
+        ) { frozenNodes, frozenStaticEdges, frozenTerminals in
+            fill(frozenNodes, frozenStaticEdges, frozenTerminals, constrainedStarts: constrainedStarts)
         }
     }
 
     /// Writes the frozen nodes, static edges and terminals (see ``freeze()``).
     private func fill(
-        _ frozenNodes: UnsafeMutableBufferPointer<TrieTable.Node>, _ staticEdges: UnsafeMutableBufferPointer<TrieTable.StaticEdge>,
+        _ frozenNodes: UnsafeMutableBufferPointer<TrieTable.Node>, _ frozenStaticEdges: UnsafeMutableBufferPointer<TrieTable.StaticEdge>,
         _ frozenTerminals: UnsafeMutableBufferPointer<TrieTable.Terminal>, constrainedStarts: [Int32]
     ) {
-        var staticCount = 0
+        var frozenStaticCount = 0
         var terminalCount = 0
-        var siblings: [LiteralEdge] = []
+        var siblings: [StaticEdge] = []
         var nodeTerminals: [Terminal] = []
         labels.bytes.withUnsafeBufferPointer { labelBytes in
-            func appendStaticEdge(_ edge: LiteralEdge) {
+            func appendStaticEdge(_ edge: StaticEdge) {
                 let span = labels.spans[Int(edge.label)]
-                staticEdges[staticCount] = TrieTable.StaticEdge(labelOffset: span.start, labelCount: span.count, child: edge.child)
-                staticCount += 1
+                frozenStaticEdges[frozenStaticCount] = TrieTable.StaticEdge(
+                    labelOffset: span.start, labelCount: span.count, child: edge.child)
+                frozenStaticCount += 1
             }
             func appendTerminal(_ terminal: Terminal) {
                 frozenTerminals[terminalCount] = TrieTable.Terminal(entry: terminal.entry, scheme: terminal.scheme, host: terminal.host)
                 terminalCount += 1
             }
             let sortKeys = labels.sortKeys()
-            func precedes(_ lhs: LiteralEdge, _ rhs: LiteralEdge) -> Bool {
+            func precedes(_ lhs: StaticEdge, _ rhs: StaticEdge) -> Bool {
                 let leftKey = sortKeys[Int(lhs.label)]
                 let rightKey = sortKeys[Int(rhs.label)]
                 if leftKey != rightKey { return leftKey < rightKey }
@@ -322,9 +323,9 @@ struct MutableTrie: Sendable {
             }
             for (index, node) in nodes.enumerated() {
                 var frozen = TrieTable.Node()
-                frozen.staticStart = Int32(staticCount)
-                frozen.staticCount = node.literalCount
-                Self.gather(node.firstLiteral, of: literalEdges, sortedBy: precedes, into: &siblings)
+                frozen.staticStart = Int32(frozenStaticCount)
+                frozen.staticCount = node.staticCount
+                Self.gather(node.firstStatic, of: staticEdges, sortedBy: precedes, into: &siblings)
                 for sibling in siblings { appendStaticEdge(sibling) }
                 frozen.constrainedStart = constrainedStarts.isEmpty ? 0 : constrainedStarts[index]
                 frozen.constrainedCount = node.constrainedCount

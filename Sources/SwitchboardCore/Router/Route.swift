@@ -19,6 +19,7 @@ public struct Route: Sendable, Hashable {
     /// ``web`` instead (`openWeb` in `/resolve`). Checked at registration.
     public var minAppVersion: String?
 
+    /// A route with the given fields (see ``RouteDefinition`` for their meaning in a route file).
     public init(
         id: String, module: String, patterns: [String], target: JSONValue = .object([]),
         defaultParams: [(name: String, value: String)] = [], web: WebURLTemplate? = nil, app: Bool = true,

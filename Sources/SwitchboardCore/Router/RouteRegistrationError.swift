@@ -18,6 +18,7 @@ public struct RouteRegistrationError: Error, Sendable, Hashable, CustomStringCon
         case limitExceeded = "limit_exceeded"
     }
 
+    /// The category of the error.
     public let kind: Kind
     /// The route being registered.
     public let routeID: String

@@ -55,7 +55,7 @@ enum RouteSegments {
                     let piece = UnsafeBufferPointer(start: base, count: length)
                     let destination = UnsafeMutableBufferPointer(rebasing: scratch[scratchUsed...])
                     guard let decodedBase = destination.baseAddress,
-                        let decodedLength = PercentDecoding.decode(piece, into: destination)
+                        let decodedLength = PercentEncoding.decode(piece, into: destination, plusAsSpace: false)
                     else {
                         throw URLParseError(
                             message:

@@ -33,6 +33,7 @@ public struct RouterBuilder: Sendable {
     /// The most routes this builder accepts (DESIGN §7: 1,000,000 by default).
     public var maximumRoutes: Int
 
+    /// An empty builder that refuses routes beyond `maximumRoutes`.
     public init(maximumRoutes: Int = 1_000_000) {
         self.maximumRoutes = maximumRoutes
     }
@@ -248,7 +249,7 @@ public struct RouterBuilder: Sendable {
                     captures.append(Capture(name: String(decoding: segment, as: UTF8.self), segment: index, isCatchAll: false))
                     node = trie.makeParameterChild(of: node)
                 } else {
-                    node = trie.makeLiteralChild(of: node, segment)
+                    node = trie.makeStaticChild(of: node, segment)
                 }
                 index += 1
             }
@@ -264,7 +265,7 @@ public struct RouterBuilder: Sendable {
         for (index, segment) in segments.enumerated() {
             switch segment {
             case .literal(var text):
-                node = text.withUTF8 { trie.makeLiteralChild(of: node, $0) }
+                node = text.withUTF8 { trie.makeStaticChild(of: node, $0) }
             case .parameter(let name, let constraint?):
                 captures.append(Capture(name: name, segment: index, isCatchAll: false))
                 node = trie.makeConstrainedChild(of: node, constraint)
@@ -285,7 +286,7 @@ public struct RouterBuilder: Sendable {
         for segment in segments {
             let next: Int32?
             switch segment {
-            case .literal(var text): next = text.withUTF8 { trie.literalChild(of: node, $0) }
+            case .literal(var text): next = text.withUTF8 { trie.staticChild(of: node, $0) }
             case .parameter(_, let constraint?): next = trie.constrainedChild(of: node, constraint)
             case .parameter(_, nil): next = trie.parameterChild(of: node)
             case .catchAll: next = trie.catchAllChild(of: node)

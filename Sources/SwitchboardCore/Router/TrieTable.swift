@@ -115,38 +115,68 @@ final class TrieTable: @unchecked Sendable {
 
     /// The entry of the best pattern for `segments`, or -1.
     func lookup(_ segments: UnsafeBufferPointer<PathSegment>, _ request: Request) -> Int32 {
-        walk(0, 0, segments, request)
+        var observer = UnobservedWalk()
+        return walk(0, 0, segments, request, &observer)
+    }
+
+    /// The entry of the best pattern for `segments`, or -1, telling `observer` every decision
+    /// on the way (``RouterTraceRecorder`` turns them into the `explain` trace). The one walk
+    /// behind both ``lookup(_:_:)`` and `explain`, so the two cannot disagree.
+    func lookup<Observer: TrieWalkObserver>(
+        _ segments: UnsafeBufferPointer<PathSegment>, _ request: Request, observer: inout Observer
+    ) -> Int32 {
+        walk(0, 0, segments, request, &observer)
     }
 
     /// Depth-first in priority order: static, constrained, `:param`, `*`. Every node sits at
-    /// one depth, so each node is visited at most once per lookup.
-    private func walk(
-        _ nodeIndex: Int32, _ depth: Int, _ segments: UnsafeBufferPointer<PathSegment>, _ request: Request
+    /// one depth, so each node is visited at most once per lookup. Specialised per observer:
+    /// with ``UnobservedWalk`` the calls to the observer compile to nothing.
+    private func walk<Observer: TrieWalkObserver>(
+        _ nodeIndex: Int32, _ depth: Int, _ segments: UnsafeBufferPointer<PathSegment>, _ request: Request,
+        _ observer: inout Observer
     ) -> Int32 {
         let node = nodes[Int(nodeIndex)]
         if depth == segments.count {
-            return acceptingEntry(node, request)
+            let found = acceptingEntry(node, request)
+            observer.ended(at: node, depth: depth, segment: nil, entry: found)
+            return found
         }
         let segment = segments[depth]
-        if node.staticCount > 0, let child = staticChild(node, segment) {
-            let found = walk(child, depth + 1, segments, request)
-            if found >= 0 { return found }
+        if node.staticCount > 0 {
+            if let child = staticChild(node, segment) {
+                observer.entered(.static, depth: depth, segment: segment)
+                let found = walk(child, depth + 1, segments, request, &observer)
+                if found >= 0 { return found }
+                observer.backtracked(.static, depth: depth, segment: segment)
+            } else {
+                observer.refused(.static, depth: depth, segment: segment)
+            }
         }
         if node.constrainedCount > 0 {
             let end = Int(node.constrainedStart + node.constrainedCount)
             for edgeIndex in Int(node.constrainedStart)..<end {
                 let edge = constrainedEdges[edgeIndex]
-                guard constraints[Int(edge.constraint)].accepts(segment.bytes) else { continue }
-                let found = walk(edge.child, depth + 1, segments, request)
+                guard constraints[Int(edge.constraint)].accepts(segment.bytes) else {
+                    observer.refused(.constrained(edge.constraint), depth: depth, segment: segment)
+                    continue
+                }
+                observer.entered(.constrained(edge.constraint), depth: depth, segment: segment)
+                let found = walk(edge.child, depth + 1, segments, request, &observer)
                 if found >= 0 { return found }
+                observer.backtracked(.constrained(edge.constraint), depth: depth, segment: segment)
             }
         }
         if node.parameter >= 0 {
-            let found = walk(node.parameter, depth + 1, segments, request)
+            observer.entered(.parameter, depth: depth, segment: segment)
+            let found = walk(node.parameter, depth + 1, segments, request, &observer)
             if found >= 0 { return found }
+            observer.backtracked(.parameter, depth: depth, segment: segment)
         }
         if node.catchAll >= 0 {
-            return acceptingEntry(nodes[Int(node.catchAll)], request)
+            let catchAll = nodes[Int(node.catchAll)]
+            let found = acceptingEntry(catchAll, request)
+            observer.ended(at: catchAll, depth: depth, segment: segment, entry: found)
+            return found
         }
         return -1
     }

@@ -120,6 +120,35 @@ package enum PercentEncoding {
         decode(string, plusAsSpace: plusAsSpace) ?? string
     }
 
+    /// Appends `src` percent-decoded once (`+` stays a `+`), or `src` unchanged when it does not
+    /// decode (a bad `%` escape, or invalid UTF-8 once decoded): the rewrite engine's `$#`.
+    ///
+    /// ```swift
+    /// PercentEncoding.appendDecodedLeniently(Array("a%20b".utf8), to: &output)  // appends "a b"
+    /// ```
+    static func appendDecodedLeniently(_ src: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        guard needsDecoding(src, plusAsSpace: false) else {
+            output.append(contentsOf: src)
+            return
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: src.count) { dst in
+            if let count = decode(src, into: dst, plusAsSpace: false) {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: dst[..<count]))
+            } else {
+                output.append(contentsOf: src)
+            }
+        }
+    }
+
+    /// Appends `src` percent-encoded for use as a query value (see
+    /// ``encodeForQueryValue(_:into:)``): the rewrite engine's `$$`.
+    static func appendEncodedForQueryValue(_ src: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * src.count) { dst in
+            let count = encodeForQueryValue(src, into: dst) ?? 0
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: dst[..<count]))
+        }
+    }
+
     /// Percent-encodes `src` for use as a query value: every byte except RFC 3986 unreserved
     /// characters (`ALPHA DIGIT - . _ ~`) becomes `%HH` (uppercase hex).
     ///

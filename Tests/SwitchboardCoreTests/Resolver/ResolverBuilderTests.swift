@@ -113,4 +113,15 @@ struct ResolverBuilderTests {
         #expect(try resolver.resolve("myapp://a/x").ruleIDs == ["admin"])
         #expect(try resolver.resolve("myapp://nothing").fallback == "https://m.example.com/?from=myapp%3A%2F%2Fnothing")
     }
+
+    /// The example in ``Resolver``'s documentation, as written there.
+    @Test func theDocumentedExampleRuns() throws {
+        var builder = ResolverBuilder(policy: AppLinkPolicy(schemes: ["myapp"], domains: ["shop.example.com"]))
+        builder.add(Route(id: "product.detail", module: "product", patterns: ["/product/:id<int>"]))
+        builder.add(rules: [RewriteRule(id: "web", match: #"^https://shop\.example\.com/p/(\d+)"#, target: "myapp://product/$1")])
+        let resolver = try builder.build()
+        let resolution = try resolver.resolve("https://shop.example.com/p/42")
+        #expect(resolution.match?.route.id == "product.detail")
+        #expect(resolution.ruleIDs == ["web"])
+    }
 }
