@@ -299,6 +299,25 @@ extension IntegrationTests {
             }
         }
 
+        @Test("a malformed query string is a 400 on every documented operation, and changes nothing")
+        func malformedQueryEverywhere() async throws {
+            let document = try Document()
+            let server = try await InProcessServer(config: .demo())
+            let client = try server.client()
+            let before = try client.admin("GET", "/admin/status").json["version"] as? Int
+            for operation in document.operations.keys.sorted() {
+                let parts = operation.split(separator: " ")
+                let method = String(parts[0])
+                let path = parts[1].replacingOccurrences(of: "{id}", with: "x")
+                let json = method == "GET" || method == "DELETE" ? nil : #"{"version": 0}"#
+                let response = try client.admin(method, path + "?a=%ZZ", json: json)
+                #expect(response.status == 400, "\(operation): \(response.dump)")
+                let code = response.errorCode
+                #expect(code == "invalid_query" || (path == "/resolve" && code == "invalid_url"), "\(operation): \(code ?? "")")
+            }
+            #expect(try client.admin("GET", "/admin/status").json["version"] as? Int == before)
+        }
+
         @Test("a method the document does not list is a 405 whose Allow lists the documented methods")
         func undocumentedMethodsAreRefused() async throws {
             let document = try Document()

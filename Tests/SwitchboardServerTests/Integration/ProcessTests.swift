@@ -95,6 +95,26 @@ extension IntegrationTests {
             #expect(process.process.isRunning)
         }
 
+        @Test("SIGTERM lets a request in flight finish: a reload under way answers, then the process exits 0")
+        func sigtermFinishesRequestsInFlight() async throws {
+            let config = try TestConfig.demo()
+            let process = try ServerProcess(config: config)
+            try await process.waitUntilListening()
+            // Enough routes that the reload is still running when the signal arrives.
+            try config.write("routes.d/bulk.json", IntegrationTests.HotReloadTests.bulkFile(count: 200_000))
+            let client = try process.client(timeout: .seconds(30))
+            try client.send("POST /admin/reload HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nContent-Length: 0\r\n\r\n")
+            try await Task.sleep(for: .milliseconds(50))
+            process.send(SIGTERM)
+            let response = try client.readResponse()
+            #expect(response.status == 200, "\(response.dump)\n\(process.log)")
+            #expect(response.json["routes"] as? Int == 36 + 200_000)
+            #expect(response.header("Connection")?.lowercased() == "close")
+            let exit = try #require(try await process.waitForExit(timeout: .seconds(20)), "still running:\n\(process.log)")
+            #expect(exit.reason == .exit && exit.status == 0, "\(process.log)")
+            #expect(process.log.contains("HTTP server shutting down"))
+        }
+
         @Test("SIGTERM shuts down gracefully with exit status 0, idle keep-alive connections included")
         func sigtermExitsZero() async throws {
             let config = try TestConfig.demo()
