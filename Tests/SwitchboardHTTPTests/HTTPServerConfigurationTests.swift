@@ -45,7 +45,7 @@ struct HTTPServerConfigurationTests {
         }
     }
 
-    @Test("defaults follow DESIGN §7")
+    @Test("defaults follow design.md §7")
     func defaults() throws {
         let configuration = try HTTPServerConfiguration(listen: "127.0.0.1:8080")
         #expect(configuration.maxURLLength == 8 * 1024)

@@ -5,7 +5,7 @@ import Testing
 
 @testable import SwitchboardStore
 
-/// `data_dir/state.json`: atomic, durable persistence of the admin state (DESIGN §6).
+/// `data_dir/state.json`: atomic, durable persistence of the admin state (design.md §6).
 struct FileAdminStoreTests {
     static let sample = AdminState(
         version: 7,

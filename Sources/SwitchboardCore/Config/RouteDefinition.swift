@@ -1,4 +1,4 @@
-/// One entry of a route file's `routes:` list (DESIGN §2).
+/// One entry of a route file's `routes:` list (design.md §2).
 ///
 /// ```yaml
 /// - id: product.detail

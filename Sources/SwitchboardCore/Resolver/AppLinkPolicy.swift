@@ -1,4 +1,4 @@
-/// Decides which URLs are app links (DESIGN §3): a custom scheme listed in `schemes`, or an
+/// Decides which URLs are app links (design.md §3): a custom scheme listed in `schemes`, or an
 /// `http`/`https` URL whose host is listed in `domains`. Only app links match path-only
 /// patterns; other URLs match only patterns that name their scheme (and host).
 public struct AppLinkPolicy: Sendable, Hashable {

@@ -1,4 +1,4 @@
-/// Merges params with DESIGN §3 precedence: route defaults < query parameters < captures.
+/// Merges params with design.md §3 precedence: route defaults < query parameters < captures.
 /// A key keeps the position where it first appeared; later layers replace its value.
 /// Repeated query keys become arrays, in order.
 enum ParamsMerger {

@@ -1,4 +1,4 @@
-/// Where a link goes: the answer of `GET /resolve` and `switchboard resolve` (DESIGN §5).
+/// Where a link goes: the answer of `GET /resolve` and `switchboard resolve` (design.md §5).
 public struct Resolution: Sendable {
     /// The URL as given.
     public let url: String
@@ -21,7 +21,7 @@ public struct Resolution: Sendable {
     /// Whether a route matched.
     public var matched: Bool { match != nil }
 
-    /// The response body, exactly the shape of DESIGN §5.
+    /// The response body, exactly the shape of design.md §5.
     public var json: JSONValue {
         var members: [(key: String, value: JSONValue)] = [("matched", .bool(matched)), ("url", .string(url))]
         if let rewrittenURL { members.append(("rewrittenURL", .string(rewrittenURL))) }

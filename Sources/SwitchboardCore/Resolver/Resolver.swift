@@ -1,4 +1,4 @@
-/// The resolver: URL → rewrite rules → route → ``Resolution`` (DESIGN §3–§5).
+/// The resolver: URL → rewrite rules → route → ``Resolution`` (design.md §3–§5).
 ///
 /// Immutable and `Sendable`: a server holds one per snapshot and swaps it on reload.
 /// ```swift

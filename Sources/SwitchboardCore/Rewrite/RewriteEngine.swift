@@ -1,4 +1,4 @@
-/// Applies rewrite rules to URLs ("a 302 for apps", DESIGN.md §4). Immutable and `Sendable`:
+/// Applies rewrite rules to URLs ("a 302 for apps", design.md §4). Immutable and `Sendable`:
 /// build it once per rule set (it validates and compiles every rule), then share it.
 ///
 /// Rules run top to bottom in one pass. A rule's `match` regex is searched, not anchored, in

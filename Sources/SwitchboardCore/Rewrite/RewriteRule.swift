@@ -1,4 +1,4 @@
-/// One rewrite rule (DESIGN.md §4): where `match` is found in a URL, the URL becomes `target`.
+/// One rewrite rule (design.md §4): where `match` is found in a URL, the URL becomes `target`.
 ///
 /// In config files (`rewrites.yaml`) and the admin API:
 /// ```yaml

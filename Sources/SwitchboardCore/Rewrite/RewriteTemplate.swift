@@ -1,6 +1,6 @@
 /// A rewrite target (or fallback) template, compiled once into literal and variable segments.
 ///
-/// Syntax (DESIGN.md §4):
+/// Syntax (design.md §4):
 /// - `$scheme $host $port $path $query $fragment $url`: parts of the URL the rule matched;
 ///   an absent part is the empty string. `${name}` is the same with explicit braces, for a
 ///   variable followed by letters (`${host}name`).

@@ -1,4 +1,4 @@
-/// A route registration: what a module declares in its route file (DESIGN §2).
+/// A route registration: what a module declares in its route file (design.md §2).
 public struct Route: Sendable, Hashable {
     /// Unique across every route file and the admin API, e.g. `product.detail`.
     public var id: String

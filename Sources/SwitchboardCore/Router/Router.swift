@@ -1,6 +1,6 @@
 /// An immutable route table: matches URLs against registered patterns without locks.
 ///
-/// Build one with ``RouterBuilder``. Matching follows DESIGN §3: per segment from left to
+/// Build one with ``RouterBuilder``. Matching follows design.md §3: per segment from left to
 /// right, static > constrained (`int`, `uuid`, then regexes by text) > `:param` > `*`,
 /// backtracking when a branch fails deeper down; among patterns with the same path, the
 /// more specific restriction wins (scheme+host > scheme > none).

@@ -30,7 +30,7 @@ public struct RouterBuilder: Sendable {
     private var routeInterning = RouteList.Interning()
     /// Route id → index in ``routes``.
     private(set) var routeIndexByID = RouteIDIndex()
-    /// The most routes this builder accepts (DESIGN §7: 1,000,000 by default).
+    /// The most routes this builder accepts (design.md §7: 1,000,000 by default).
     public var maximumRoutes: Int
 
     /// An empty builder that refuses routes beyond `maximumRoutes`.

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Assembles one request from libmicrohttpd's callbacks and enforces the URL and body limits
-/// (DESIGN §7). The policy lives here; `MicroHTTPDaemon.swift` only moves bytes.
+/// (design.md §7). The policy lives here; `MicroHTTPDaemon.swift` only moves bytes.
 ///
 /// One instance per request. libmicrohttpd calls back for a connection on one thread at a
 /// time, so an instance is never used concurrently and needs no lock.

@@ -52,7 +52,7 @@ final class MicroHTTPDaemon: Sendable {
         let family = try HTTPServerConfiguration.addressFamily(ofHost: configuration.host, in: where_)
 
         // Suspend/resume: requests that change state (reloads, admin writes) run off MHD's
-        // threads, so a worker never stops serving its other connections (DESIGN §6).
+        // threads, so a worker never stops serving its other connections (design.md §6).
         var flags =
             MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue

@@ -4,7 +4,7 @@
     import Darwin
 #endif
 
-/// The `host:port` syntax of `listen` (DESIGN §2) and its checks.
+/// The `host:port` syntax of `listen` (design.md §2) and its checks.
 extension HTTPServerConfiguration {
     /// The IP version a listen host binds with.
     enum AddressFamily: Sendable {

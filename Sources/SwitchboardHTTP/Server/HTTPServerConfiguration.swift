@@ -1,6 +1,6 @@
 import Foundation
 
-/// Everything the HTTP layer needs to listen and to enforce its limits (DESIGN §7).
+/// Everything the HTTP layer needs to listen and to enforce its limits (design.md §7).
 ///
 /// Every property has a default; ``validate()`` (called by `HTTPServer.init`) checks ranges
 /// and refuses combinations that libmicrohttpd 0.9.75 mishandles.
@@ -46,7 +46,7 @@ package struct HTTPServerConfiguration: Sendable {
     /// The default worker count: the number of active processors.
     package static var defaultThreadPoolSize: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
-    /// Creates a configuration with the defaults of DESIGN §7.
+    /// Creates a configuration with the defaults of design.md §7.
     package init(
         host: String = "127.0.0.1",
         port: Int = 8080,

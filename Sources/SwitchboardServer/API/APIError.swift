@@ -2,7 +2,7 @@ import SwitchboardCore
 import SwitchboardHTTP
 
 /// Every refusal the API answers, thrown by endpoints and rendered in one place
-/// (``response``) as the error body of DESIGN §5:
+/// (``response``) as the error body of design.md §5:
 /// `{"error": {"code": "invalid_url", "message": "…"}}`, plus `"errors": [...]` when a change
 /// was validated as a whole.
 package struct APIError: Error, Sendable {

@@ -3,7 +3,7 @@ import SwitchboardCore
 import SwitchboardHTTP
 import SwitchboardStore
 
-/// The admin API of DESIGN §5: rules, routes, history, rollback, reload and status. Every
+/// The admin API of design.md §5: rules, routes, history, rollback, reload and status. Every
 /// change is persisted before it is acknowledged and bumps the version sent as `ETag`;
 /// changes honour `If-Match`. The table checks the token before any of these runs.
 struct AdminEndpoints: Sendable {

@@ -1,7 +1,7 @@
 import Logging
 import SwitchboardHTTP
 
-/// The HTTP API of DESIGN §5 as one ``EndpointTable``, and the request handler the HTTP server
+/// The HTTP API of design.md §5 as one ``EndpointTable``, and the request handler the HTTP server
 /// calls: it answers through the table, then records the metrics and the access log.
 package struct SwitchboardAPI: Sendable {
     private let table: EndpointTable

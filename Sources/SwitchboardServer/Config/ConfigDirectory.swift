@@ -2,7 +2,7 @@ import Foundation
 import SwitchboardCore
 import Yams
 
-/// The parsed contents of a config directory (DESIGN §2):
+/// The parsed contents of a config directory (design.md §2):
 /// `switchboard.yaml`, `routes.d/*.yaml|*.yml|*.json` and `rewrites.yaml`.
 package struct ConfigDirectory: Sendable {
     /// A route file and where it came from.

@@ -1,6 +1,6 @@
 import SwitchboardCore
 
-/// `switchboard.yaml`: server settings. Every key is optional (DESIGN §2, §7).
+/// `switchboard.yaml`: server settings. Every key is optional (design.md §2, §7).
 package struct ServerSettings: Sendable, Hashable, Codable {
     /// `host:port` to listen on; port 0 picks a free port (logged).
     package var listen: String = "127.0.0.1:8080"
@@ -39,7 +39,7 @@ package struct ServerSettings: Sendable, Hashable, Codable {
     /// Limits; every one is a clear 4xx when hit.
     package var limits: Limits = Limits()
 
-    /// DESIGN §7 limits, all configurable.
+    /// design.md §7 limits, all configurable.
     package struct Limits: Sendable, Hashable, Codable {
         package var maxURLBytes: Int = 8 * 1024
         package var maxBodyBytes: Int = 1024 * 1024

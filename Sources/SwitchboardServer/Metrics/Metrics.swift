@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// Per-request counters are sharded by thread: each worker thread records into its own
 /// shard under a lock nobody else wants, so requests on different threads never wait for each
-/// other (one shared lock was contended on every request). A scrape sums the shards.
+/// other (one shared lock would be contended by every request). A scrape sums the shards.
 package final class Metrics: Sendable {
     /// Upper bounds of the latency histogram, in seconds.
     static let latencyBuckets: [Double] = [0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.05, 0.1, 0.5]

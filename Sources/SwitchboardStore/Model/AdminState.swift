@@ -23,7 +23,7 @@ package struct AdminState: Sendable, Hashable, Codable {
         case version, rules, routes, history
     }
 
-    /// Decodes a state file; files written before the history existed have none.
+    /// Decodes a state file; a state file without `history` has an empty one.
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         version = try container.decode(Int.self, forKey: .version)

@@ -2,7 +2,7 @@ import Testing
 
 @testable import SwitchboardCore
 
-/// Params precedence (DESIGN §3) through both lookups of ``ParamsMerger``: the linear scan for
+/// Params precedence (design.md §3) through both lookups of ``ParamsMerger``: the linear scan for
 /// a few params and the dictionary for many must give the same members in the same order.
 @Suite struct ParamsMergerTests {
     private func text(_ members: [(name: String, value: JSONValue)]) -> String {

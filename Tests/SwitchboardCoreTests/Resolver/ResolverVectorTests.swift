@@ -4,7 +4,7 @@ import Testing
 
 /// The resolver end to end against `Fixtures/resolver-vectors.json`: params precedence and
 /// query decoding, app-link rules, rewrites before routing, fallbacks, `invalid_url`, and the
-/// exact JSON of DESIGN §5 (compared byte for byte, so key order and escaping are checked).
+/// exact JSON of design.md §5 (compared byte for byte, so key order and escaping are checked).
 struct ResolverVectorTests {
     struct File: Decodable {
         var groups: [Group]

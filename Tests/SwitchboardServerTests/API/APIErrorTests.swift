@@ -6,7 +6,7 @@ import Testing
 
 @Suite("The API's error body")
 struct APIErrorTests {
-    @Test("the JSON error body has DESIGN §5's exact shape")
+    @Test("the JSON error body has design.md §5's exact shape")
     func errorShape() {
         let response = APIError.badRequest("invalid_url", "bad").response
         #expect(response.status == 400)

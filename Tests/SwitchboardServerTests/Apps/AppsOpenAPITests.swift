@@ -3,10 +3,10 @@ import Testing
 
 @testable import SwitchboardServer
 
-/// The endpoints of issue 5 are described in the served `openapi.yaml`.
+/// The app-link endpoints (`/open`, the association files, batch resolve) are described in the served `openapi.yaml`.
 @Suite("openapi.yaml documents the app endpoints")
 struct AppsOpenAPITests {
-    /// `(path, method)` pairs served by `APIHandler` for issue 5.
+    /// `(path, method)` pairs of the app-link endpoints.
     static let served: [(path: String, method: String)] = [
         ("/resolve", "post"),
         ("/open", "get"),

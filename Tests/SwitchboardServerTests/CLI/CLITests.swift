@@ -6,7 +6,7 @@ import Testing
 
 @testable import SwitchboardServer
 
-/// The `switchboard` executable, run as a subprocess (DESIGN §8): `resolve` prints exactly the
+/// The `switchboard` executable, run as a subprocess (design.md §8): `resolve` prints exactly the
 /// `/resolve` JSON and exits 0 / 1 / 2; `check` exits 0 / 1 and names what is wrong.
 ///
 /// `swift build --build-tests` (and `swift test`) build every product, so the executable sits

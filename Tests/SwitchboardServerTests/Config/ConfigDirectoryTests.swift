@@ -6,7 +6,7 @@ import Testing
 
 @testable import SwitchboardServer
 
-/// Reading a config directory (DESIGN §2): YAML and JSON files, strict keys, and every
+/// Reading a config directory (design.md §2): YAML and JSON files, strict keys, and every
 /// problem reported with the file and the key path at fault.
 struct ConfigDirectoryTests {
     /// The issues `ConfigDirectory.load` reports, or `[]` when it loads.

@@ -2,7 +2,7 @@ import SwitchboardTestSupport
 import Testing
 
 extension IntegrationTests {
-    /// The admin bearer token (DESIGN §5): 403 while none is configured, 401 without or with a
+    /// The admin bearer token (design.md §5): 403 while none is configured, 401 without or with a
     /// wrong one (with a `WWW-Authenticate` challenge), 200 with the right one.
     @Suite("Admin authorization over loopback")
     struct AdminAuthTests {

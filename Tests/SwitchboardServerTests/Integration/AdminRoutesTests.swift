@@ -3,7 +3,7 @@ import SwitchboardTestSupport
 import Testing
 
 extension IntegrationTests {
-    /// `GET|POST /admin/routes`, `DELETE /admin/routes/{id}` (DESIGN §5): routes registered at
+    /// `GET|POST /admin/routes`, `DELETE /admin/routes/{id}` (design.md §5): routes registered at
     /// run time, next to the config's.
     @Suite("Admin routes over loopback")
     struct AdminRoutesTests {

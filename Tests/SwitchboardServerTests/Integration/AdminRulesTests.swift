@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 
 extension IntegrationTests {
-    /// `GET|POST|PUT /admin/rules`, `DELETE /admin/rules/{id}` (DESIGN §4, §5): versions and
+    /// `GET|POST|PUT /admin/rules`, `DELETE /admin/rules/{id}` (design.md §4, §5): versions and
     /// ETags, all-or-nothing batches, conflicts, body errors, `If-Match`.
     @Suite("Admin rules over loopback")
     struct AdminRulesTests {

@@ -4,7 +4,7 @@ import Testing
 
 extension IntegrationTests {
     /// The config directory is watched and re-read on change and on `POST /admin/reload`; a
-    /// reload is all-or-nothing (DESIGN §6).
+    /// reload is all-or-nothing (design.md §6).
     @Suite("Hot reload over loopback")
     struct HotReloadTests {
         static let flashRoutes = """

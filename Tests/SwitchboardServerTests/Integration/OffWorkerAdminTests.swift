@@ -5,7 +5,7 @@ import Testing
 
 extension IntegrationTests {
     /// Admin writes and reloads run off libmicrohttpd's threads (suspend/resume), so a slow
-    /// reload never stalls the requests a worker is serving (DESIGN §6).
+    /// reload never stalls the requests a worker is serving (design.md §6).
     @Suite("Slow admin calls do not stall requests")
     struct OffWorkerAdminTests {
         @Test("with one worker thread, /resolve answers while POST /admin/reload rebuilds a large config")

@@ -5,13 +5,13 @@ import Testing
 import Yams
 
 extension IntegrationTests {
-    /// Keeps `openapi.yaml` true (DESIGN §1): every documented operation and status is
+    /// Keeps `openapi.yaml` true (design.md §1): every documented operation and status is
     /// produced by a request and answered as documented (content type, headers, body schema,
     /// with no undocumented members); every path and method the server answers is documented
     /// (others get a 405 whose `Allow` lists exactly the documented methods).
     @Suite("OpenAPI document matches the server")
     struct OpenAPICoverageTests {
-        /// Every path the API handler answers (API/APIHandler.swift, API/AdminEndpoints.swift).
+        /// Every path the endpoint table answers (API/SwitchboardAPI.swift).
         static let serverPaths = [
             "/resolve", "/healthz", "/metrics", "/openapi.yaml", "/admin/rules", "/admin/rules/{id}", "/admin/routes",
             "/admin/routes/{id}", "/admin/reload", "/admin/status", "/admin/history", "/admin/rollback", "/open",

@@ -8,7 +8,7 @@ import Testing
 
 extension IntegrationTests {
     /// The `switchboard serve` executable as a child process: durability across `kill -9`, a
-    /// corrupt state file, SIGHUP and SIGTERM (DESIGN §5, §6, §8).
+    /// corrupt state file, SIGHUP and SIGTERM (design.md §5, §6, §8).
     @Suite("switchboard serve as a process")
     struct ProcessTests {
         @Test("an acknowledged admin change survives kill -9; the state file is valid JSON")

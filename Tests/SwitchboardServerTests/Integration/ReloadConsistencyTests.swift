@@ -5,7 +5,7 @@ import Testing
 
 extension IntegrationTests {
     /// Requests always see one consistent snapshot, and a reload never fails or stalls them
-    /// (DESIGN §6): clients hammer `/resolve` over keep-alive connections while the config is
+    /// (design.md §6): clients hammer `/resolve` over keep-alive connections while the config is
     /// swapped back and forth.
     @Suite("Resolves during reloads")
     struct ReloadConsistencyTests {

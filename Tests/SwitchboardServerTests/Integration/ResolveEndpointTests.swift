@@ -3,7 +3,7 @@ import SwitchboardTestSupport
 import Testing
 
 extension IntegrationTests {
-    /// `/resolve`, `/healthz`, `/metrics`, `/openapi.yaml` and the error shapes (DESIGN §5, §7),
+    /// `/resolve`, `/healthz`, `/metrics`, `/openapi.yaml` and the error shapes (design.md §5, §7),
     /// against the demo config over loopback.
     @Suite("Public endpoints over loopback")
     struct ResolveEndpointTests {

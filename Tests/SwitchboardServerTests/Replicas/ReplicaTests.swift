@@ -13,7 +13,7 @@ enum TestPostgres {
     static var cluster: String? { ProcessInfo.processInfo.environment["SWITCHBOARD_TEST_POSTGRES_CLUSTER"] }
 }
 
-/// The PostgreSQL store shared by replicas (issue 7), against the throwaway cluster that
+/// The PostgreSQL store shared by replicas, against the throwaway cluster that
 /// `scripts/test.sh` starts (`SWITCHBOARD_TEST_POSTGRES`, `SWITCHBOARD_TEST_POSTGRES_CLUSTER`).
 /// A developer running `swift test` without it gets these tests skipped, not failed; CI always
 /// runs them through scripts/test.sh. Serialized: one test stops and restarts the cluster.
