@@ -5,17 +5,19 @@ import PackageDescription
 /// (ARCHITECTURE.md has the picture and the path of a request through it):
 ///
 ///     switchboard (executable: serve, resolve, check, codegen, migrate-store)
-///       └─ SwitchboardServer   the application: endpoints, snapshot, reload, admin changes, metrics, check
+///       └─ SwitchboardServer   the application: settings, config loading, snapshot, reload,
+///            │                 admin changes, endpoints, metrics, check
 ///            ├─ SwitchboardHTTP    the HTTP/1.1 server on libmicrohttpd; knows no endpoint   ── CMicroHTTPD
 ///            ├─ SwitchboardStore   the admin state model, its file and PostgreSQL stores      ── CLibPQ
+///            │    └─ SwitchboardCore
 ///            └─ SwitchboardCore    pure resolution: URLs, patterns, trie, rewrite, resolver   ── CPCRE2
 ///
 /// Each C library is imported by exactly one target. `SwitchboardCore` does no I/O and takes
 /// no lock; it is the one library product (the benchmarks and any embedding app use it).
 ///
-/// Platforms: the server (`serve`) runs on Linux, where it is tested and deployed. The core
-/// and the offline commands (`resolve`, `check`, `codegen`) also build on macOS 15; there
-/// the config watcher polls instead of using inotify.
+/// Platforms: `switchboard serve` is supported and tested on Linux (inotify, glibc). The
+/// package also builds on macOS 15 with the C libraries from Homebrew (libmicrohttpd, pcre2,
+/// libpq); there the config watcher polls. Only Linux is tested.
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
