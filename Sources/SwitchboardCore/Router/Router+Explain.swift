@@ -1,7 +1,7 @@
 extension Router {
     /// The walk of ``match(_:isAppLink:)`` for `url`, step by step, with where it ended.
     public func explain(_ url: ParsedURL, isAppLink: Bool) -> RouterTrace {
-        let request = table.request(scheme: url.scheme, hostKey: Self.hostKey(url), isAppLink: isAppLink)
+        let request = table.request(scheme: url.scheme, host: url.host, port: url.port, isAppLink: isAppLink)
         var recorder = RouterTraceRecorder(table: table, request: request)
         var segments: [String] = []
         do {

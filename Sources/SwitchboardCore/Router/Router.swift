@@ -59,7 +59,7 @@ public struct Router: Sendable {
     /// - Returns: the match, or `nil` when no pattern accepts the URL.
     /// - Throws: ``URLParseError`` when a path segment has a bad escape or invalid UTF-8.
     public func match(_ url: ParsedURL, isAppLink: Bool) throws(URLParseError) -> RouteMatch? {
-        let request = table.request(scheme: url.scheme, hostKey: Self.hostKey(url), isAppLink: isAppLink)
+        let request = table.request(scheme: url.scheme, host: url.host, port: url.port, isAppLink: isAppLink)
         do {
             return try match(url, request)
         } catch {
@@ -107,17 +107,11 @@ public struct Router: Sendable {
     /// for the trie walk (split, decode, walk) with no heap allocation.
     @_spi(Benchmarks) public func lookupEntry(scheme: String, host: String?, path: String, isAppLink: Bool) -> Int? {
         let table = self.table  // capture the table alone, not a copy of the whole router
-        let request = table.request(scheme: scheme, hostKey: host, isAppLink: isAppLink)
+        let request = table.request(scheme: scheme, host: host, port: nil, isAppLink: isAppLink)
         let found = try? RouteSegments.withSegments(host: nil, path: path) { (segments) throws(URLParseError) -> Int32 in
             table.lookup(segments, request)
         }
         guard let found, found >= 0 else { return nil }
         return Int(found)
-    }
-
-    static func hostKey(_ url: ParsedURL) -> String? {
-        guard let host = url.host else { return nil }
-        guard let port = url.port else { return host }
-        return "\(host):\(port)"
     }
 }

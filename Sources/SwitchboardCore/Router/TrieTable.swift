@@ -38,8 +38,11 @@ final class TrieTable: @unchecked Sendable {
     struct Request {
         static let absent: Int32 = -2
         var scheme: Int32
-        /// The index of `host` or `host:port`.
+        /// The index of the host alone: what a host pattern without a port asks for.
         var host: Int32
+        /// The index of `host:port`, the port written in the URL or else its scheme's default
+        /// (80, 443): what a host pattern with a port asks for.
+        var hostAndPort: Int32
         var isAppLink: Bool
     }
 
@@ -103,14 +106,32 @@ final class TrieTable: @unchecked Sendable {
         return buffer
     }
 
-    /// The request's scheme and host key (`host` or `host:port`) as interned indexes.
-    func request(scheme: String, hostKey: String?, isAppLink: Bool) -> Request {
+    /// The request's scheme, host and `host:port` as interned indexes.
+    ///
+    /// A port never stops a match (design.md §3): a host pattern without a port accepts the
+    /// host on any port; one with a port accepts that port, written or the scheme's default
+    /// (`https://h/` is `https://h:443/`, RFC 3986 §6.2.3).
+    func request(scheme: String, host: String?, port: Int?, isAppLink: Bool) -> Request {
         // Tables without scheme- or host-restricted patterns (most route sets) skip the lookups.
-        guard !strings.isEmpty else { return Request(scheme: Request.absent, host: Request.absent, isAppLink: isAppLink) }
+        guard !strings.isEmpty else {
+            return Request(scheme: Request.absent, host: Request.absent, hostAndPort: Request.absent, isAppLink: isAppLink)
+        }
+        let effectivePort = port ?? Self.defaultPort(ofScheme: scheme)
+        let hostAndPort = host.flatMap { host in effectivePort.flatMap { stringIndex["\(host):\($0)"] } }
         return Request(
             scheme: stringIndex[scheme] ?? Request.absent,
-            host: hostKey.flatMap { stringIndex[$0] } ?? Request.absent,
+            host: host.flatMap { stringIndex[$0] } ?? Request.absent,
+            hostAndPort: hostAndPort ?? Request.absent,
             isAppLink: isAppLink)
+    }
+
+    /// The port a URL of `scheme` means when it names none.
+    private static func defaultPort(ofScheme scheme: String) -> Int? {
+        switch scheme {
+        case "http": 80
+        case "https": 443
+        default: nil
+        }
     }
 
     /// The entry of the best pattern for `segments`, or -1.
@@ -191,7 +212,9 @@ final class TrieTable: @unchecked Sendable {
                 continue
             }
             guard terminal.scheme == request.scheme else { continue }
-            if terminal.host < 0 || terminal.host == request.host { return terminal.entry }
+            if terminal.host < 0 || terminal.host == request.host || terminal.host == request.hostAndPort {
+                return terminal.entry
+            }
         }
         return -1
     }
