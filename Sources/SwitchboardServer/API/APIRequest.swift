@@ -45,7 +45,14 @@ struct APIRequest: Sendable {
             return try JSONDecoder().decode(Body.self, from: Data(http.body))
         } catch let error as DecodingError {
             if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
-                throw APIError.badRequest("invalid_body", "the body is not valid JSON; send \(shape)")
+                // Foundation's decoder reports a number that does not fit the field (1.5 or
+                // 1e30 for an integer) as invalid JSON: tell the two apart.
+                guard (try? JSONSerialization.jsonObject(with: Data(http.body), options: [.fragmentsAllowed])) != nil else {
+                    throw APIError.badRequest("invalid_body", "the body is not valid JSON; send \(shape)")
+                }
+                throw APIError.badRequest(
+                    "invalid_body",
+                    "a number in the body does not fit its field (integers are whole numbers within 64 bits); send \(shape)")
             }
             throw APIError.badRequest("invalid_body", DecodingErrorDescription.describe(error))
         } catch {
