@@ -44,8 +44,9 @@ struct ResolveEndpoint: Sendable {
                 url, with: snapshot, context: requestContext, cache: cacheKey == nil ? nil : .miss)
             let status = resolution.matched ? 200 : 404
             let body = resolution.jsonBytes
-            // A rule that failed or hit a PCRE2 limit is counted on every request: not cached.
-            if let cacheKey, outcome.errors.isEmpty, outcome.limitHits.isEmpty {
+            // A rule that failed, or a regex that hit a PCRE2 limit, is counted on every
+            // request: not cached.
+            if let cacheKey, outcome.errors.isEmpty, outcome.limitHits.isEmpty, resolution.constraintLimitHits == 0 {
                 let answer = ResolveCache.Answer(
                     status: status, body: body, routeID: resolution.match?.route.id, firedRuleIDs: resolution.ruleIDs)
                 snapshot.resolveCache.store(answer, for: cacheKey)
@@ -122,7 +123,7 @@ struct ResolveEndpoint: Sendable {
         let (resolution, outcome) = try snapshot.resolver.resolveWithOutcome(url, context: requestContext)
         context.metrics.recordResolution(
             routeID: resolution.match?.route.id, firedRuleIDs: resolution.ruleIDs, ruleErrors: outcome.errors.count,
-            limitHits: outcome.limitHits.count, cache: cache)
+            limitHits: outcome.limitHits.count, constraintLimitHits: resolution.constraintLimitHits, cache: cache)
         return (resolution, outcome)
     }
 }
