@@ -269,9 +269,11 @@ struct HTTPServerTests {
     func manyConcurrentConnections(mode: HTTPThreadingMode) throws {
         let echo = try EchoServer { configuration in
             configuration.threadingMode = mode
+            configuration.maxConnectionsPerClient = 1024  // every client here is 127.0.0.1
             if mode == .epollThreadPool {
                 configuration.threadPoolSize = 3
-                configuration.maxConnections = 3 * HTTPThreadingMode.epollConnectionsPerWorker
+                // 336 + its room of 42 = 3 × 126: the most three epoll workers may hold.
+                configuration.maxConnections = 336
             }
         }
         // All 300 connections are open at once; one thread drives them (bounded, no pool).
