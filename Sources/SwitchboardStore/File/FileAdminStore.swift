@@ -26,9 +26,12 @@ package struct FileAdminStore: AdminStore {
 
     package var isShared: Bool { false }
 
-    package func followChanges(logger: Logger, shouldStop: () -> Bool, onChange: () -> Void) {}
+    package func followChanges(logger: Logger, shouldStop: () -> Bool, onChange: () -> Bool) {}
 
+    /// Loads the state, after removing the temporary files of writes a crash interrupted
+    /// (``CrashLeftovers``).
     package func load() throws(AdminStoreError) -> AdminState {
+        CrashLeftovers.remove(in: directory)
         do {
             return try loadFile()
         } catch {

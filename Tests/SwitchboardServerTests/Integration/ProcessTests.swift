@@ -46,6 +46,28 @@ extension IntegrationTests {
             #expect(try again.admin("POST", "/admin/rules", json: rule.replacingOccurrences(of: "promo", with: "promo2")).etag == #""3""#)
         }
 
+        @Test("the temporary file of a write a kill interrupted is removed at the next start, the state kept")
+        func crashLeftoversAreRemovedAtStart() async throws {
+            let config = try TestConfig.demo()
+            let first = try ServerProcess(config: config, logName: "first.log")
+            try await first.waitUntilListening()
+            #expect(
+                try first.client().admin("POST", "/admin/rules", json: #"{"id":"kept","match":"^kept://","target":"shopapp://me"}"#).status
+                    == 201)
+            first.send(SIGKILL)
+            _ = try await first.waitForExit()
+            // What a kill between writing the temporary copy and renaming it leaves: named after
+            // the killed writer's pid, which is not alive any more.
+            let leftover = config.dataDirectory + "/.state.json.\(first.process.processIdentifier).tmp"
+            try Data("{\"version\": 99, \"rules\": [], \"routes\": []}".utf8).write(to: URL(fileURLWithPath: leftover))
+
+            let second = try ServerProcess(config: config, logName: "second.log")
+            try await second.waitUntilListening()
+            #expect(!FileManager.default.fileExists(atPath: leftover))
+            let listed = try second.client().admin("GET", "/admin/rules")
+            #expect(listed.etag == #""1""#)
+        }
+
         @Test("a corrupt state file stops startup with a message naming it, and is left untouched")
         func corruptStateFile() async throws {
             let config = try TestConfig.demo()
