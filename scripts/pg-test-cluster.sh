@@ -3,12 +3,17 @@
 # trust authentication, listening on 127.0.0.1 only, fsync off. Run as root (CI), the server
 # runs as the unprivileged `postgres` user that Debian's postgresql package creates.
 #
+# synchronous_commit stays on: a commit is acknowledged only once its WAL is written, so a
+# server killed with `kill` (immediate shutdown) loses nothing acknowledged. fsync off only
+# matters if the machine itself crashes, which a test never does.
+#
 #   scripts/pg-test-cluster.sh start DIR [PORT]   # prints the connection URL
-#   scripts/pg-test-cluster.sh stop DIR
+#   scripts/pg-test-cluster.sh stop DIR            # a clean (fast) shutdown
+#   scripts/pg-test-cluster.sh kill DIR            # an immediate shutdown, as after a crash
 #   scripts/pg-test-cluster.sh restart DIR         # start again after a stop (tests use this)
 set -euo pipefail
-command=${1:?usage: pg-test-cluster.sh start|stop|restart DIR [PORT]}
-dir=${2:?usage: pg-test-cluster.sh start|stop|restart DIR [PORT]}
+command=${1:?usage: pg-test-cluster.sh start|stop|kill|restart DIR [PORT]}
+dir=${2:?usage: pg-test-cluster.sh start|stop|kill|restart DIR [PORT]}
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 [ -x "$bin/pg_ctl" ] || { echo "pg-test-cluster: PostgreSQL server binaries not found (apt-get install postgresql)" >&2; exit 2; }
 
@@ -28,7 +33,7 @@ listen_addresses = '127.0.0.1'
 port = $port
 unix_socket_directories = '$dir'
 fsync = off
-synchronous_commit = off
+synchronous_commit = on
 full_page_writes = off
 max_connections = 200
 CONF
@@ -41,6 +46,9 @@ CONF
   stop)
     as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w -t 30 stop >/dev/null 2>&1 || true
     ;;
+  kill)
+    as_owner "$bin/pg_ctl" -D "$dir/data" -m immediate -w -t 30 stop >/dev/null 2>&1 || true
+    ;;
   *)
-    echo "usage: pg-test-cluster.sh start|stop|restart DIR [PORT]" >&2; exit 2 ;;
+    echo "usage: pg-test-cluster.sh start|stop|kill|restart DIR [PORT]" >&2; exit 2 ;;
 esac

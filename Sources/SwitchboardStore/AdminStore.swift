@@ -29,8 +29,19 @@ package protocol AdminStore: Sendable {
     /// - Parameters:
     ///   - logger: where lost and regained connections are reported.
     ///   - shouldStop: polled at least every 250 ms.
-    ///   - onChange: loads the state again (cheap when nothing changed).
-    func followChanges(logger: Logger, shouldStop: () -> Bool, onChange: () -> Void)
+    ///   - onChange: loads the state again (cheap when nothing changed); returns `false` when
+    ///     it could not reach the store, and is then called again after a short backoff until
+    ///     it returns `true`.
+    func followChanges(logger: Logger, shouldStop: () -> Bool, onChange: () -> Bool)
+
+    /// Logs what the store's backend says on its own (PostgreSQL's notices and warnings) to
+    /// `logger` from now on, rather than letting it reach stderr raw.
+    func routeNotices(to logger: Logger)
+}
+
+extension AdminStore {
+    /// A store whose backend says nothing on its own ignores the logger.
+    package func routeNotices(to logger: Logger) {}
 }
 
 /// Why the admin state could not be read or written.

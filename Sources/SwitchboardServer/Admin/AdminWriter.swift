@@ -25,6 +25,7 @@ package final class AdminWriter: Sendable {
         self.metrics = metrics
         self.reclaimer = reclaimer
         self.logger = logger
+        store.routeNotices(to: logger)
     }
 
     /// Applies `change` made against `expectedVersion` (from `If-Match`; `nil` for any).

@@ -20,8 +20,15 @@ package final class StoreFollower: Service, Sendable {
             writer.store.followChanges(logger: logger, shouldStop: shouldStop) {
                 do throws(AdminChangeError) {
                     try writer.syncFromStore()
+                    return true
                 } catch {
-                    logger.warning("cannot resynchronise with the admin store", metadata: ["error": "\(error.message)"])
+                    // An unreachable store is tried again shortly; a state that does not build
+                    // with this replica's config waits for the next change or check.
+                    let retried = error.kind == .storeUnavailable
+                    logger.warning(
+                        retried ? "cannot resynchronise with the admin store yet; retrying" : "cannot resynchronise with the admin store",
+                        metadata: ["error": "\(error.message)"])
+                    return !retried
                 }
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SwitchboardCore
 import Synchronization
 
@@ -17,6 +18,8 @@ package final class PostgresAdminStore: AdminStore {
     /// The connection string (`postgres://…`).
     package let url: String
     private let connection = Mutex<PostgresConnection?>(nil)
+    /// Where the store connection's notices go (``routeNotices(to:)``).
+    private let notices = PostgresNoticeSink()
 
     /// The ordered schema migrations; the index + 1 is the migration's version.
     static let migrations: [[String]] = [
@@ -73,7 +76,7 @@ package final class PostgresAdminStore: AdminStore {
     }
 
     package func load() throws(AdminStoreError) -> AdminState {
-        let document = try withConnection { (connection) throws(PostgresError) -> String? in
+        let document = try withConnection(retryingOnAFreshConnection: true) { (connection) throws(PostgresError) -> String? in
             try connection.execute("SELECT document FROM switchboard_state WHERE id = 1").values.first?.first ?? nil
         }
         guard let document else { return AdminState() }
@@ -86,7 +89,7 @@ package final class PostgresAdminStore: AdminStore {
 
     /// The stored version (cheap; the listener polls it as a safety net).
     package func version() throws(AdminStoreError) -> Int {
-        try withConnection { (connection) throws(PostgresError) -> Int in
+        try withConnection(retryingOnAFreshConnection: true) { (connection) throws(PostgresError) -> Int in
             Int(try connection.execute("SELECT version FROM switchboard_state WHERE id = 1").values.first?.first??.description ?? "0") ?? 0
         }
     }
@@ -117,16 +120,32 @@ package final class PostgresAdminStore: AdminStore {
         }
     }
 
+    package func routeNotices(to logger: Logger) {
+        notices.attach(logger)
+    }
+
     /// Runs `body` on the store's connection, connecting (again) when needed. A lost connection
     /// is dropped, so the next call reconnects; the error is `unavailable`.
+    ///
+    /// - Parameter retryingOnAFreshConnection: for a read only: when a connection kept from
+    ///   before fails (the server restarted since), run `body` once more on a new one. A write
+    ///   is never run twice: whether a commit on a lost connection happened is unknown.
     private func withConnection<Result>(
-        _ body: (PostgresConnection) throws(PostgresError) -> Result
+        retryingOnAFreshConnection: Bool = false, _ body: (PostgresConnection) throws(PostgresError) -> Result
     ) throws(AdminStoreError) -> Result {
         try connection.withLock { (current: inout PostgresConnection?) throws(AdminStoreError) -> Result in
             do throws(PostgresError) {
-                if current?.isConnected != true { current = try PostgresConnection(url) }
+                if current?.isConnected != true { current = try PostgresConnection(url, notices: notices) }
                 guard let live = current else { throw PostgresError(sqlState: nil, message: "no connection") }
-                return try body(live)
+                do throws(PostgresError) {
+                    return try body(live)
+                } catch {
+                    guard retryingOnAFreshConnection, error.isConnectionFailure || !live.isConnected else { throw error }
+                    current = nil
+                    let fresh = try PostgresConnection(url, notices: notices)
+                    current = fresh
+                    return try body(fresh)
+                }
             } catch {
                 if error.isConnectionFailure || current?.isConnected != true {
                     current = nil

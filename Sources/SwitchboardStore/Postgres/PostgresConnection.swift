@@ -1,5 +1,6 @@
 import CLibPQ
 import Foundation
+import Logging
 
 #if canImport(Glibc)
     import Glibc
@@ -25,9 +26,18 @@ package struct PostgresError: Error, Sendable, CustomStringConvertible {
 /// connection with a lock; the listener thread has its own).
 package final class PostgresConnection: @unchecked Sendable {
     private let handle: OpaquePointer
+    /// Where the server's notices go; libpq holds an unretained pointer to it for as long as
+    /// the connection lives, so the connection keeps it.
+    private let notices: PostgresNoticeSink
 
     /// Connects with a `postgres://` URL or a `key=value` connection string.
-    package init(_ conninfo: String, connectTimeoutSeconds: Int = 3) throws(PostgresError) {
+    ///
+    /// - Parameter notices: where the server's notices and warnings are logged (`WARNING:
+    ///   terminating connection due to immediate shutdown command`, …), rather than libpq's
+    ///   default of printing them raw on stderr.
+    package init(
+        _ conninfo: String, connectTimeoutSeconds: Int = 3, notices: PostgresNoticeSink = PostgresNoticeSink()
+    ) throws(PostgresError) {
         // A bounded connect, so that a replica whose database is down answers quickly.
         var info = conninfo
         if !info.contains("connect_timeout") {
@@ -45,6 +55,8 @@ package final class PostgresConnection: @unchecked Sendable {
             throw PostgresError(sqlState: nil, message: "cannot connect to PostgreSQL: \(message)")
         }
         self.handle = handle
+        self.notices = notices
+        PQsetNoticeReceiver(handle, postgresNoticeReceiver, Unmanaged.passUnretained(notices).toOpaque())
     }
 
     deinit {
@@ -139,4 +151,18 @@ package final class PostgresConnection: @unchecked Sendable {
     private static func message(_ handle: OpaquePointer) -> String {
         PQerrorMessage(handle).map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "unknown error"
     }
+}
+
+/// libpq's notice callback: hands the notice to the ``PostgresNoticeSink`` the connection
+/// registered as `context`. A top-level C-convention function, not a closure: libpq keeps a
+/// plain C function pointer.
+private func postgresNoticeReceiver(_ context: UnsafeMutableRawPointer?, _ result: OpaquePointer?) {
+    guard let context, let result else { return }
+    let sink = Unmanaged<PostgresNoticeSink>.fromOpaque(context).takeUnretainedValue()
+    let field = { (code: Character) -> String? in
+        PQresultErrorField(result, Int32(code.asciiValue ?? 0)).map { String(cString: $0) }
+    }
+    let message =
+        field("M") ?? PQresultErrorMessage(result).map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+    sink.receive(severity: field("V") ?? field("S") ?? "NOTICE", sqlState: field("C"), message: message)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SwitchboardCore
 import SwitchboardStore
 import SwitchboardTestSupport
@@ -31,7 +32,8 @@ struct ReplicaTests {
         return String(base[..<slash.lowerBound]) + "/" + name
     }
 
-    /// Stops or restarts the test cluster and waits until it is down or accepting connections.
+    /// Stops (`stop`, `kill`) or restarts the test cluster and waits until it is down or
+    /// accepting connections.
     static func cluster(_ command: String) throws {
         let script = Package.root.appendingPathComponent("scripts/pg-test-cluster.sh").path
         let directory = try #require(TestPostgres.cluster)
@@ -39,7 +41,7 @@ struct ReplicaTests {
         // pg_ctl once the postmaster it started lives on. The result is checked by connecting.
         _ = system("'\(script)' \(command) '\(directory)' >/dev/null 2>&1")
         let url = try #require(TestPostgres.url)
-        let wantUp = command != "stop"
+        let wantUp = command == "restart"
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             let up = (try? PostgresConnection(url, connectTimeoutSeconds: 1)) != nil
@@ -74,6 +76,15 @@ struct ReplicaTests {
         #expect(try first.notifications(waitingUpTo: .seconds(2)) == ["v7"])
         #expect(try first.notifications(waitingUpTo: .milliseconds(50)) == [])
         #expect(throws: PostgresError.self) { try PostgresConnection("postgres://postgres@127.0.0.1:1/none", connectTimeoutSeconds: 1) }
+    }
+
+    @Test func theServersNoticesGoToTheLoggerNotToStderr() throws {
+        let (logger, records) = CollectingLogHandler.logger()
+        let connection = try PostgresConnection(try Self.freshDatabase(), notices: PostgresNoticeSink(logger: logger))
+        try connection.execute("DO $$ BEGIN RAISE WARNING 'switchboard-notice-probe'; END $$")
+        let notice = try #require(records.all.first { $0.message.contains("switchboard-notice-probe") })
+        #expect(notice.level == .warning)
+        #expect(notice.metadata["severity"]?.description == "WARNING" && notice.metadata["sqlstate"]?.description == "01000")
     }
 
     @Test func theStoreMigratesOnceAndEnforcesTheVersion() throws {
@@ -166,6 +177,61 @@ struct ReplicaTests {
                 && a.client().admin("GET", "/admin/rules").etag == b.client().admin("GET", "/admin/rules").etag
         }
         #expect(converged)
+    }
+
+    /// After PostgreSQL is killed and started again, a replica catches up within a second, even
+    /// with the write it missed made before its listener reconnected: the resynchronisation is
+    /// retried until the store answers. Nothing acknowledged is lost, and PostgreSQL's
+    /// goodbye goes through the logger, not raw to stderr.
+    @Test func afterAnImmediateRestartOfPostgreSQLAReplicaConvergesWithinOneSecond() async throws {
+        let database = try Self.freshDatabase()
+        let config = try TestConfig.demo()
+        let a = try await Self.replica(config, database, "a")
+        let b = try await Self.replica(config, database, "b")
+        func rule(_ id: String) -> String { #"{"id":"\#(id)","match":"^\#(id)://","target":"shopapp://me"}"# }
+
+        var acknowledged: [String] = []
+        for index in 0..<3 {
+            if try a.client().admin("POST", "/admin/rules", json: rule("before\(index)")).status == 201 {
+                acknowledged.append("before\(index)")
+            }
+        }
+        #expect(acknowledged.count == 3)
+        try Self.cluster("kill")
+        var restarted = false
+        defer { if !restarted { try? Self.cluster("restart") } }
+        // Writes go on while the store is down: refused, never acknowledged.
+        for index in 0..<3 {
+            #expect(try a.client().admin("POST", "/admin/rules", json: rule("down\(index)")).status == 503)
+        }
+        // Long enough for the listeners' backoff to reach its longest wait.
+        try await Task.sleep(for: .seconds(2))
+        try Self.cluster("restart")
+        restarted = true
+
+        // The first write after the restart: A's kept connection is the dead one, so it may
+        // be refused once; it lands before B's listener is back, so B gets no notification.
+        var attempts = 0
+        let written = try await eventually(timeout: .seconds(5), interval: .milliseconds(20)) {
+            attempts += 1
+            return try a.client().admin("POST", "/admin/rules", json: rule("after")).status == 201
+        }
+        #expect(written)
+        let acknowledgedAt = ContinuousClock.now
+        let converged = try await eventually(timeout: .seconds(5), interval: .milliseconds(10)) {
+            try b.client().resolve("after://x").json["ruleIds"] as? [String] == ["after"]
+        }
+        let lag = ContinuousClock.now - acknowledgedAt
+        #expect(converged && lag < .seconds(1), "B caught up \(lag) after A acknowledged (\(attempts) attempts)\n\(b.log)")
+
+        for replica in [a, b] {
+            let ids = try #require(try replica.client().admin("GET", "/admin/rules").json["rules"] as? [[String: Any]]).compactMap {
+                $0["source"] as? String == "admin" ? $0["id"] as? String : nil
+            }
+            #expect(ids == acknowledged + ["after"])
+            let raw = replica.log.split(separator: "\n").filter { $0.hasPrefix("WARNING:") || $0.hasPrefix("FATAL:") }
+            #expect(raw.isEmpty, "libpq wrote to stderr: \(raw)")
+        }
     }
 
     @Test func migrateStoreCopiesTheFileStateIntoAnEmptyDatabaseOnly() throws {
