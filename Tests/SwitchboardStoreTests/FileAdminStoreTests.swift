@@ -115,22 +115,24 @@ struct FileAdminStoreTests {
         }
     }
 
-    @Test func savedFileIsJSON() throws {
+    @Test func theSnapshotIsOneLineOfJSONPerRecordReadableByTheOwnerOnly() throws {
         let directory = try TemporaryDirectory()
         let store = FileAdminStore(directory: directory.path)
         try store.save(Self.sample)
-        let data = try Data(contentsOf: URL(fileURLWithPath: store.path))
-        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(Set(object.keys) == ["version", "rules", "routes", "history"])
-        #expect(object["version"] as? Int == 7)
-        let routes = try #require(object["routes"] as? [[String: Any]])
-        #expect(routes.first?["module"] as? String == "flash")
-        #expect(routes.first?["id"] as? String == "flash.sale")
-        #expect(routes.count == 3 && routes[1]["pattern"] as? String == "/plain")
-        let rules = try #require(object["rules"] as? [[String: Any]])
+        let lines = try String(contentsOfFile: store.path, encoding: .utf8).split(separator: "\n")
+        let objects = try lines.map { line in
+            let fields = line.split(separator: " ", maxSplits: 2)
+            #expect(fields.count == 3 && Int(fields[0]) == fields[2].utf8.count && fields[1].count == 8)
+            return try #require(try JSONSerialization.jsonObject(with: Data(fields[2].utf8)) as? [String: Any])
+        }
+        #expect(objects.count == 3)
+        #expect(objects[0]["version"] as? Int == 7 && objects[0]["rules"] as? Int == 2 && objects[0]["routes"] as? Int == 3)
+        let rules = try #require(objects[1]["rules"] as? [[String: Any]])
         #expect(rules.map { $0["id"] as? String } == ["promo", "chain"])
         #expect(rules.last?["last"] as? Bool == false)
-        // Only the owner may read the admin state.
+        let routes = try #require(objects[2]["routes"] as? [[String: Any]])
+        #expect(routes.first?["module"] as? String == "flash")
+        #expect(routes.count == 3 && routes[1]["pattern"] as? String == "/plain")
         let permissions = try FileManager.default.attributesOfItem(atPath: store.path)[.posixPermissions] as? Int
         #expect(permissions == 0o600)
     }

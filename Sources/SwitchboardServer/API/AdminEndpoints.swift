@@ -74,8 +74,8 @@ struct AdminEndpoints: Sendable {
                 ("action", .string(entry.action)), ("ids", .array(entry.ids.map(JSONValue.string))),
             ]
             if let target = entry.rollbackTo { members.append(("rollbackTo", .number(Double(target)))) }
-            members.append(("rules", .number(Double(entry.rules.count))))
-            members.append(("routes", .number(Double(entry.routes.count))))
+            members.append(("rules", .number(Double(entry.ruleCount))))
+            members.append(("routes", .number(Double(entry.routeCount))))
             return .object(members)
         }
         return Self.versioned(admin.version, .object([("version", .number(Double(admin.version))), ("history", .array(entries))]))

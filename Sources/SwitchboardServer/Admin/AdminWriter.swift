@@ -83,9 +83,8 @@ package final class AdminWriter: Sendable {
         admin.version = running.admin.version + 1
         admin.history.append(
             AdminHistoryEntry(
-                version: admin.version, time: Self.timestamp(Date()), token: actor, action: change.action,
-                ids: AdminHistoryEntry.changedIDs(from: running.admin, to: admin), rollbackTo: change.rollbackTarget,
-                rules: admin.rules, routes: admin.routes))
+                from: running.admin, to: admin, time: Self.timestamp(Date()), token: actor, action: change.action,
+                rollbackTo: change.rollbackTarget))
         let keep = running.config.settings.historyLimit
         if admin.history.count > keep { admin.history.removeFirst(admin.history.count - keep) }
         let limit = running.config.settings.limits.maxAdminRules

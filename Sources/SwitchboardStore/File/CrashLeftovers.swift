@@ -11,8 +11,8 @@ import Logging
 /// the two leaves the temporary file (a whole copy of the state). At start they are removed,
 /// safely:
 ///
-/// - only files named exactly `.state.json.<pid>.tmp` or `.state.snapshot.<pid>.tmp` (digits
-///   only), nothing else in the directory;
+/// - only files named exactly `.state.json.<pid>.tmp` (digits only), nothing else in the
+///   directory;
 /// - only when no process with that pid is alive: another process using the same `data_dir`
 ///   (a `switchboard resolve` next to a `serve`, or a second server by mistake) may be writing
 ///   its own right now. A pid reused by an unrelated process keeps a leftover until a later
@@ -26,7 +26,7 @@ import Logging
 /// acknowledged is lost and the state is never torn.
 package enum CrashLeftovers {
     /// The state files whose temporary copies are recognised.
-    static let stateFileNames = ["state.json", "state.snapshot"]
+    static let stateFileNames = ["state.json"]
 
     /// The pid in `name` when it is a temporary file of a state write (`.state.json.4242.tmp`).
     package static func writerPID(ofTemporaryFile name: String) -> pid_t? {

@@ -19,18 +19,39 @@ extension AdminState {
         func list(_ items: [JSONValue]) -> String {
             items.isEmpty ? "[]" : "[\n" + items.map { "    " + $0.jsonText }.joined(separator: ",\n") + "\n  ]"
         }
-        let history = history.map { entry -> JSONValue in
-            var members: [(key: String, value: JSONValue)] = [
-                ("version", .number(Double(entry.version))), ("time", .string(entry.time)), ("token", .string(entry.token)),
-                ("action", .string(entry.action)), ("ids", .array(entry.ids.map(JSONValue.string))),
-            ]
-            if let target = entry.rollbackTo { members.append(("rollbackTo", .number(Double(target)))) }
-            members.append(("rules", .array(entry.rules.map(\.fileJSON))))
-            members.append(("routes", .array(entry.routes.map(\.fileJSON))))
-            return .object(members)
-        }
+        let history = history.map(\.json)
         return "{\n  \"version\": \(version),\n  \"rules\": \(list(rules.map(\.fileJSON))),\n  \"routes\": \(list(routes.map(\.fileJSON))),"
             + "\n  \"history\": \(list(history))\n}\n"
+    }
+}
+
+extension AdminHistoryEntry {
+    /// The entry as stored (in a state document, a snapshot or a change record): its
+    /// description, the counts after the change, and the change itself.
+    package var json: JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
+            ("version", .number(Double(version))), ("time", .string(time)), ("token", .string(token)),
+            ("action", .string(action)), ("ids", .array(ids.map(JSONValue.string))),
+        ]
+        if let rollbackTo { members.append(("rollbackTo", .number(Double(rollbackTo)))) }
+        members.append(("ruleCount", .number(Double(ruleCount))))
+        members.append(("routeCount", .number(Double(routeCount))))
+        members.append(("rulesChange", rulesChange.json(\.fileJSON)))
+        members.append(("routesChange", routesChange.json(\.fileJSON)))
+        return .object(members)
+    }
+}
+
+extension ListChange {
+    /// The change as stored: its splices, each item as `item` writes it, empty lists left out.
+    func json(_ item: (Item) -> JSONValue) -> JSONValue {
+        .array(
+            splices.map { splice in
+                var members: [(key: String, value: JSONValue)] = [("offset", .number(Double(splice.offset)))]
+                if !splice.removed.isEmpty { members.append(("removed", .array(splice.removed.map(item)))) }
+                if !splice.inserted.isEmpty { members.append(("inserted", .array(splice.inserted.map(item)))) }
+                return .object(members)
+            })
     }
 }
 

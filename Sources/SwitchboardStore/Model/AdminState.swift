@@ -23,21 +23,47 @@ package struct AdminState: Sendable, Hashable, Codable {
         case version, rules, routes, history
     }
 
-    /// Decodes a state file; a state file without `history` has an empty one.
+    /// Decodes a state document; one without `history` has an empty one. A history written
+    /// with the whole state in each entry (`state.json` before the change log) is turned into
+    /// changes.
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        version = try container.decode(Int.self, forKey: .version)
-        rules = try container.decode([RewriteRule].self, forKey: .rules)
-        routes = try container.decode([AdminRoute].self, forKey: .routes)
-        history = try container.decodeIfPresent([AdminHistoryEntry].self, forKey: .history) ?? []
+        let version = try container.decode(Int.self, forKey: .version)
+        let rules = try container.decode([RewriteRule].self, forKey: .rules)
+        let routes = try container.decode([AdminRoute].self, forKey: .routes)
+        let stored = try container.decodeIfPresent([StoredHistoryEntry].self, forKey: .history) ?? []
+        self.init(storedHistory: stored, version: version, rules: rules, routes: routes)
     }
 
     /// The admin rules and routes as they were at `version`, if the history still has it
-    /// (version 0 is the empty state every server starts from).
+    /// (version 0 is the empty state every server starts from): the current ones with the
+    /// changes after `version` undone, newest first.
     package func content(atVersion version: Int) -> (rules: [RewriteRule], routes: [AdminRoute])? {
         if version == self.version { return (rules, routes) }
         if version == 0 { return ([], []) }
-        return history.last { $0.version == version }.map { ($0.rules, $0.routes) }
+        guard let undoing = changesUndone(after: version), let rules = undoing.rules.applied(to: rules),
+            let routes = undoing.routes.applied(to: routes)
+        else { return nil }
+        return (rules, routes)
+    }
+
+    /// The change that turns the current rules and routes into those of `version`: the changes
+    /// after it undone, newest first. `nil` when the history does not have `version` and every
+    /// version after it.
+    package func changesUndone(after version: Int) -> (rules: ListChange<RewriteRule>, routes: ListChange<AdminRoute>)? {
+        guard version < self.version, history.contains(where: { $0.version == version }) else { return nil }
+        var rules: [ListSplice<RewriteRule>] = []
+        var routes: [ListSplice<AdminRoute>] = []
+        var expected = self.version
+        for entry in history.reversed() where entry.version > version {
+            // Every version between has its entry: a gap would undo the wrong changes.
+            guard entry.version == expected else { return nil }
+            rules += entry.rulesChange.inverse.splices
+            routes += entry.routesChange.inverse.splices
+            expected -= 1
+        }
+        guard expected == version else { return nil }
+        return (ListChange(rules), ListChange(routes))
     }
 }
 

@@ -1,5 +1,8 @@
 import Foundation
+import SwitchboardCore
+import SwitchboardStore
 import SwitchboardTestSupport
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -11,7 +14,7 @@ extension IntegrationTests {
     /// corrupt state file, SIGHUP and SIGTERM (design.md §5, §6, §8).
     @Suite("switchboard serve as a process")
     struct ProcessTests {
-        @Test("an acknowledged admin change survives kill -9; the state file is valid JSON")
+        @Test("an acknowledged admin change survives kill -9; data_dir holds the snapshot and the change log")
         func survivesKill9() async throws {
             let config = try TestConfig.demo()
             let first = try ServerProcess(config: config, logName: "first.log")
@@ -26,12 +29,12 @@ extension IntegrationTests {
             let killed = try #require(try await first.waitForExit())
             #expect(killed.reason == .uncaughtSignal && killed.status == SIGKILL)
 
-            let data = try Data(contentsOf: URL(fileURLWithPath: config.stateFile))
-            let state = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-            #expect(state["version"] as? Int == 2)
-            #expect((state["rules"] as? [[String: Any]])?.first?["id"] as? String == "promo")
-            // Only state.json is left: no temp file of an interrupted write.
-            #expect(try FileManager.default.contentsOfDirectory(atPath: config.dataDirectory) == ["state.json"])
+            // The snapshot and the change log after it, and nothing else: no temp file of an
+            // interrupted write.
+            let state = try FileAdminStore(directory: config.dataDirectory).load()
+            #expect(state.version == 2)
+            #expect(state.rules.first?.id == "promo" && state.routes.first?.definition.id == "promo.flash")
+            #expect(Set(try FileManager.default.contentsOfDirectory(atPath: config.dataDirectory)) == ["state.json", "state.log"])
 
             let second = try ServerProcess(config: config, logName: "second.log")
             try await second.waitUntilListening()
@@ -44,6 +47,45 @@ extension IntegrationTests {
             #expect(resolved.json["ruleIds"] as? [String] == ["promo"])
             #expect(try again.resolve("shopapp://flash/2").json["routeId"] as? String == "promo.flash")
             #expect(try again.admin("POST", "/admin/rules", json: rule.replacingOccurrences(of: "promo", with: "promo2")).etag == #""3""#)
+        }
+
+        @Test("kill -9 at any instant under writes, again and again: every acknowledged write is there after the restart")
+        func killsUnderWritesLoseNothingAcknowledged() async throws {
+            let config = try TestConfig.demo()
+            var acknowledged: [String] = []
+            // Long targets, so that the change log is compacted into the snapshot now and then.
+            let padding = String(repeating: "p", count: 900)
+            for round in 0..<6 {
+                let server = try ServerProcess(config: config, logName: "round\(round).log")
+                try await server.waitUntilListening()
+                let listed = try server.client().admin("GET", "/admin/rules").json["rules"] as? [[String: Any]] ?? []
+                let ids = Set(listed.compactMap { $0["id"] as? String })
+                #expect(acknowledged.allSatisfy(ids.contains), "round \(round): lost \(acknowledged.filter { !ids.contains($0) })")
+                let port = server.port
+                let written = Mutex<[String]>([])
+                let writer = Thread {
+                    guard let client = try? HTTPTestClient(port: port) else { return }
+                    for index in 0... {
+                        let id = "k\(round)_\(index)"
+                        let rule = #"{"id":"\#(id)","match":"^\#(id)://","target":"shopapp://\#(padding)"}"#
+                        guard (try? client.admin("POST", "/admin/rules", json: rule).status) == 201 else { return }
+                        written.withLock { $0.append(id) }
+                    }
+                }
+                writer.start()
+                try await Task.sleep(for: .milliseconds(150 + 60 * round))
+                server.send(SIGKILL)
+                _ = try await server.waitForExit()
+                while writer.isExecuting { try await Task.sleep(for: .milliseconds(10)) }
+                acknowledged += written.withLock { $0 }
+            }
+            let last = try ServerProcess(config: config, logName: "last.log")
+            try await last.waitUntilListening()
+            let listed = try last.client().admin("GET", "/admin/rules").json["rules"] as? [[String: Any]] ?? []
+            let ids = Set(listed.compactMap { $0["id"] as? String })
+            #expect(acknowledged.count > 20 && acknowledged.allSatisfy(ids.contains))
+            let files = Set(try FileManager.default.contentsOfDirectory(atPath: config.dataDirectory))
+            #expect(files.isSubset(of: ["state.json", "state.log"]), "\(files)")
         }
 
         @Test("the temporary file of a write a kill interrupted is removed at the next start, the state kept")

@@ -240,8 +240,7 @@ struct ReplicaTests {
         var state = AdminState(version: 3, rules: [.init(id: "kept", match: "^kept://", target: "shopapp://me")])
         state.history = [
             AdminHistoryEntry(
-                version: 3, time: "2026-11-24T00:00:00Z", token: "alice", action: "rules.add", ids: ["kept"], rules: state.rules, routes: []
-            )
+                from: AdminState(version: 2), to: state, time: "2026-11-24T00:00:00Z", token: "alice", action: "rules.add")
         ]
         try FileAdminStore(directory: directory.path).save(state)
 

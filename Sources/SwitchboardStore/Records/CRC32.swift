@@ -1,0 +1,23 @@
+/// CRC-32 (IEEE 802.3, the one zlib and PNG use): the checksum of each stored record, which
+/// tells a record torn by a crash from a whole one.
+enum CRC32 {
+    private static let table: [UInt32] = (0..<256).map { index in
+        var value = UInt32(index)
+        for _ in 0..<8 { value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
+        return value
+    }
+
+    /// The checksum of `bytes`.
+    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        table.withUnsafeBufferPointer { table in
+            for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+        }
+        return crc ^ 0xFFFF_FFFF
+    }
+
+    /// The checksum of `bytes`.
+    static func checksum(_ bytes: [UInt8]) -> UInt32 {
+        bytes.withUnsafeBytes { checksum($0) }
+    }
+}
