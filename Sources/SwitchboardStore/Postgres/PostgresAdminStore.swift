@@ -5,10 +5,17 @@ import Synchronization
 
 /// The admin state in PostgreSQL, shared by every replica.
 ///
-/// One row (`switchboard_state`, id 1) holds the version and the state document — the same
-/// JSON as the file store's `state.json`, history included — so that a write is one
-/// transaction: `UPDATE … WHERE version = expected` (0 rows: another replica won → 412), then
-/// `pg_notify('switchboard_state', version)`, delivered to every listening replica at commit.
+/// One row (`switchboard_state`, id 1) holds the version and a snapshot of the whole state at
+/// `snapshot_version` (``AdminStateSnapshot``, as in the file store's `state.json`; a JSON
+/// document in databases written by earlier versions); `switchboard_changes` holds one
+/// ``AdminChangeRecord`` per version after it. The state is the snapshot plus those changes.
+/// A write is one transaction, whose cost is in proportion to the change:
+/// `UPDATE … SET version … WHERE version = expected` (0 rows: another replica won → 412), an
+/// `INSERT` of the change, then `pg_notify('switchboard_state', version)`, delivered to every
+/// listening replica at commit. Once the changes add up to the snapshot's size, the write
+/// replaces the snapshot instead and deletes them, in the same transaction. A replica that
+/// follows reads only the changes after the version it has.
+///
 /// The schema is created and migrated at start (`switchboard_migrations`), under an advisory
 /// lock so that replicas starting together do not race.
 package final class PostgresAdminStore: AdminStore {
@@ -32,8 +39,26 @@ package final class PostgresAdminStore: AdminStore {
                 updated_at timestamptz NOT NULL DEFAULT now())
             """,
             "INSERT INTO switchboard_state (id, version, document) VALUES (1, 0, $1)",
-        ]
+        ],
+        [
+            """
+            ALTER TABLE switchboard_state
+                ADD COLUMN snapshot_version bigint NOT NULL DEFAULT 0,
+                ADD COLUMN snapshot_bytes bigint NOT NULL DEFAULT 0,
+                ADD COLUMN log_bytes bigint NOT NULL DEFAULT 0
+            """,
+            "UPDATE switchboard_state SET snapshot_version = version, snapshot_bytes = octet_length(document)",
+            "CREATE TABLE switchboard_changes (version bigint PRIMARY KEY, record text NOT NULL)",
+        ],
     ]
+
+    /// The changes may add up to the snapshot's size, and at least to this, before a write
+    /// replaces the snapshot.
+    static let smallestCompactedLog = 64 * 1024
+
+    /// The state this process last read or wrote: a follower reads only the changes after it,
+    /// and a write that follows it is stored as a change.
+    private let known = Mutex<AdminState?>(nil)
 
     /// Connects and brings the schema up to date.
     /// - Throws: ``AdminStoreError`` (`unavailable`) when PostgreSQL cannot be reached.
@@ -75,13 +100,91 @@ package final class PostgresAdminStore: AdminStore {
         }
     }
 
+    /// What a read found.
+    private enum Read {
+        /// The version is the one this process knows.
+        case unchanged
+        /// The records of the versions after the one this process knows, in order.
+        case changes([String])
+        /// The snapshot and the records after it.
+        case whole(snapshot: String, records: [String])
+    }
+
     package func load() throws(AdminStoreError) -> AdminState {
-        let document = try withConnection(retryingOnAFreshConnection: true) { (connection) throws(PostgresError) -> String? in
-            try connection.execute("SELECT document FROM switchboard_state WHERE id = 1").values.first?.first ?? nil
+        try load(from: known.withLock { $0 })
+    }
+
+    /// Reads the state, as the changes after `base` when it can.
+    private func load(from base: AdminState?) throws(AdminStoreError) -> AdminState {
+        let read = try withConnection(retryingOnAFreshConnection: true) { (connection) throws(PostgresError) -> Read in
+            // One consistent view: another replica's write may replace the snapshot meanwhile.
+            try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            do throws(PostgresError) {
+                let row = try connection.execute("SELECT version, snapshot_version FROM switchboard_state WHERE id = 1").values.first
+                let version = Int((row?.first ?? nil) ?? "") ?? 0
+                let snapshotVersion = Int((row?.last ?? nil) ?? "") ?? 0
+                let read: Read
+                if let base, base.version == version {
+                    read = .unchanged
+                } else if let base, base.version >= snapshotVersion, base.version < version {
+                    read = .changes(try Self.records(after: base.version, connection))
+                } else {
+                    let snapshot = try connection.execute("SELECT document FROM switchboard_state WHERE id = 1").values.first?.first ?? nil
+                    read = .whole(snapshot: snapshot ?? "", records: try Self.records(after: snapshotVersion, connection))
+                }
+                try connection.execute("COMMIT")
+                return read
+            } catch {
+                _ = try? connection.execute("ROLLBACK")
+                throw error
+            }
         }
-        guard let document else { return AdminState() }
+        var state: AdminState
+        let records: [String]
+        switch read {
+        case .unchanged:
+            return base ?? AdminState()
+        case .changes(let changes):
+            guard let base else { return try load(from: nil) }
+            (state, records) = (base, changes)
+        case .whole(let snapshot, let changes):
+            state = try decodeSnapshot(snapshot)
+            records = changes
+        }
+        for text in records {
+            let record: AdminChangeRecord
+            do {
+                record = try Array(text.utf8).withUnsafeBytes { try AdminChangeRecord(payload: $0) }
+            } catch {
+                throw AdminStoreError(.failed, "a change in \(location) is corrupt: \(DecodingErrorDescription.describe(error))")
+            }
+            if record.version <= state.version { continue }
+            guard let next = state.applying(record) else {
+                // Changes that do not follow the state this process had: read the whole state.
+                if case .changes = read { return try load(from: nil) }
+                throw AdminStoreError(
+                    .failed, "the change of version \(record.version) in \(location) does not follow version \(state.version)")
+            }
+            state = next
+        }
+        known.withLock { $0 = state }
+        return state
+    }
+
+    /// The change records after `version`, oldest first.
+    private static func records(after version: Int, _ connection: PostgresConnection) throws(PostgresError) -> [String] {
+        try connection.execute("SELECT record FROM switchboard_changes WHERE version > $1 ORDER BY version", [String(version)]).values
+            .compactMap { $0.first ?? nil }
+    }
+
+    /// Decodes the snapshot column: records, or the JSON document of earlier versions.
+    private func decodeSnapshot(_ text: String) throws(AdminStoreError) -> AdminState {
+        let bytes = Array(text.utf8)
         do {
-            return try AdminState(document: document)
+            if AdminStateSnapshot.looksLikeSnapshot(bytes) {
+                return try bytes.withUnsafeBytes { try AdminStateSnapshot.state(from: $0) }
+            }
+            return try AdminState(document: text)
         } catch {
             throw AdminStoreError(.failed, "the admin state in \(location) is corrupt: \(DecodingErrorDescription.describe(error))")
         }
@@ -95,15 +198,42 @@ package final class PostgresAdminStore: AdminStore {
     }
 
     package func commit(_ state: AdminState, replacing expectedVersion: Int) throws(AdminStoreError) {
+        // Until this write succeeds, what is stored is not known for sure.
+        let base = known.withLock { known in
+            defer { known = nil }
+            return known
+        }
+        var change: String?
+        if let base, base.version == expectedVersion, let record = AdminChangeRecord(last: state), base.applying(record) == state {
+            change = record.payload
+        }
         let won = try withConnection { (connection) throws(PostgresError) -> Bool in
             try connection.execute("BEGIN")
             do throws(PostgresError) {
                 let updated = try connection.execute(
-                    "UPDATE switchboard_state SET version = $1, document = $2, updated_at = now() WHERE id = 1 AND version = $3",
-                    [String(state.version), state.fileText, String(expectedVersion)])
-                guard updated.affected == 1 else {
+                    """
+                    UPDATE switchboard_state SET version = $1, updated_at = now(), log_bytes = log_bytes + $2
+                    WHERE id = 1 AND version = $3 RETURNING log_bytes, snapshot_bytes
+                    """,
+                    [String(state.version), String(change?.utf8.count ?? 0), String(expectedVersion)])
+                guard let row = updated.values.first, row.count == 2 else {
                     try connection.execute("ROLLBACK")
                     return false
+                }
+                let logBytes = Int(row[0] ?? "") ?? Int.max
+                let snapshotBytes = Int(row[1] ?? "") ?? 0
+                if let change, logBytes <= max(snapshotBytes, Self.smallestCompactedLog) {
+                    try connection.execute(
+                        "INSERT INTO switchboard_changes (version, record) VALUES ($1, $2)", [String(state.version), change])
+                } else {
+                    let snapshot = String(decoding: AdminStateSnapshot.bytes(of: state), as: UTF8.self)
+                    try connection.execute(
+                        """
+                        UPDATE switchboard_state SET document = $1, snapshot_version = $2, snapshot_bytes = $3, log_bytes = 0
+                        WHERE id = 1
+                        """,
+                        [snapshot, String(state.version), String(snapshot.utf8.count)])
+                    try connection.execute("DELETE FROM switchboard_changes")
                 }
                 try connection.execute("SELECT pg_notify($1, $2)", [Self.channel, String(state.version)])
                 try connection.execute("COMMIT")
@@ -118,6 +248,7 @@ package final class PostgresAdminStore: AdminStore {
                 .versionConflict,
                 "another replica changed the admin state first (it is no longer at version \(expectedVersion)); fetch it again and retry")
         }
+        known.withLock { $0 = state }
     }
 
     package func routeNotices(to logger: Logger) {

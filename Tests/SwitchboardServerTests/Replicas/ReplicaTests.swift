@@ -98,7 +98,86 @@ struct ReplicaTests {
         state.version = 2
         #expect(throws: AdminStoreError.self) { try store.commit(state, replacing: 0) }
         let migrations = try PostgresConnection(database).execute("SELECT version FROM switchboard_migrations")
-        #expect(migrations.values == [["1"]])
+        #expect(migrations.values == [["1"], ["2"]])
+    }
+
+    /// The next version of `state`, as the server makes it (the change in the history).
+    static func next(_ state: AdminState, action: String = "rules.add", _ edit: (inout [RewriteRule]) -> Void) -> AdminState {
+        var after = state
+        edit(&after.rules)
+        after.version += 1
+        after.history.append(AdminHistoryEntry(from: state, to: after, time: "2026-11-25T00:00:00Z", token: "t", action: action))
+        return after
+    }
+
+    @Test func aWriteStoresOneChangeRowAndTheChangesAreFoldedIntoTheSnapshotOnceAsLarge() throws {
+        let database = try Self.freshDatabase()
+        let store = try PostgresAdminStore(url: database)
+        let sql = try PostgresConnection(database)
+        func rows() throws -> (changes: Int, bytes: Int, snapshotVersion: Int) {
+            let changes = try sql.execute("SELECT count(*), coalesce(sum(octet_length(record)), 0) FROM switchboard_changes").values[0]
+            let snapshot = try sql.execute("SELECT snapshot_version FROM switchboard_state").values[0]
+            return (Int(changes[0] ?? "") ?? -1, Int(changes[1] ?? "") ?? -1, Int(snapshot[0] ?? "") ?? -1)
+        }
+        var state = Self.next(AdminState(), action: "rules.replace") { rules in
+            rules = (0..<2_000).map { RewriteRule(id: "bulk\($0)", match: "^bulk\($0)://", target: "shopapp://me") }
+        }
+        try store.commit(state, replacing: 0)
+        #expect(try rows().changes == 0 && rows().snapshotVersion == 1)
+        let follower = try PostgresAdminStore(url: database)
+        #expect(try follower.load() == state)
+        for index in 0..<5 {
+            let next = Self.next(state) { $0.append(RewriteRule(id: "one\(index)", match: "^one://", target: "shopapp://me")) }
+            try store.commit(next, replacing: state.version)
+            state = next
+            let (changes, bytes, snapshotVersion) = try rows()
+            #expect(changes == index + 1 && bytes < 600 * (index + 1) && snapshotVersion == 1, "\(changes) rows, \(bytes) bytes")
+            // The follower reads only the new change; a fresh reader the snapshot and the changes.
+            #expect(try follower.load() == state)
+            #expect(try PostgresAdminStore(url: database).load() == state)
+        }
+        // Changes adding up to the snapshot's size are folded into it.
+        let long = String(repeating: "x", count: 10_000)
+        var folded = false
+        for index in 0..<60 where !folded {
+            let next = Self.next(state) { $0.append(RewriteRule(id: "long\(index)", match: "^long://", target: "shopapp://" + long)) }
+            try store.commit(next, replacing: state.version)
+            state = next
+            folded = try rows().snapshotVersion == state.version
+        }
+        #expect(try folded && rows().changes == 0)
+        #expect(try follower.load() == state)
+        #expect(try PostgresAdminStore(url: database).load() == state)
+    }
+
+    @Test func aDatabaseWrittenByEarlierVersionsIsReadWithItsHistoryAndWrittenOnAsChanges() throws {
+        let database = try Self.freshDatabase()
+        let sql = try PostgresConnection(database)
+        // Schema version 1, and a document with the whole state in each history entry.
+        try sql.execute(
+            "CREATE TABLE switchboard_state (id integer PRIMARY KEY CHECK (id = 1), version bigint NOT NULL, document text NOT NULL, updated_at timestamptz NOT NULL DEFAULT now())"
+        )
+        try sql.execute(
+            "CREATE TABLE switchboard_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
+        try sql.execute("INSERT INTO switchboard_migrations (version) VALUES (1)")
+        let a = RewriteRule(id: "a", match: "^a://", target: "shopapp://me")
+        let b = RewriteRule(id: "b", match: "^b://", target: "shopapp://me")
+        let document = """
+            {"version": 2, "rules": [\(b.fileJSON.jsonText)], "routes": [], "history": [
+              {"version": 1, "time": "t1", "token": "alice", "action": "rules.add", "ids": ["a"], "rules": [\(a.fileJSON.jsonText)], "routes": []},
+              {"version": 2, "time": "t2", "token": "bob", "action": "rules.replace", "ids": ["b", "a"], "rules": [\(b.fileJSON.jsonText)], "routes": []}
+            ]}
+            """
+        try sql.execute("INSERT INTO switchboard_state (id, version, document) VALUES (1, 2, $1)", [document])
+        let store = try PostgresAdminStore(url: database)
+        let loaded = try store.load()
+        #expect(loaded.version == 2 && loaded.rules == [b] && loaded.history.map(\.token) == ["alice", "bob"])
+        #expect(loaded.content(atVersion: 1)?.rules == [a])
+        let next = Self.next(loaded) { $0.append(a) }
+        try store.commit(next, replacing: 2)
+        #expect(try sql.execute("SELECT count(*) FROM switchboard_changes").values == [["1"]])
+        let reread = try PostgresAdminStore(url: database).load()
+        #expect(reread == next && reread.content(atVersion: 1)?.rules == [a])
     }
 
     @Test func aRulePushedToOneReplicaAnswersOnTheOtherWithinOneSecond() async throws {
