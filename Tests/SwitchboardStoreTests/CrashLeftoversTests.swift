@@ -9,7 +9,8 @@ import Testing
 #endif
 
 /// The temporary files a killed writer leaves in `data_dir` are removed at start, and nothing
-/// else is.
+/// else is. Blocking: it waits for a child process.
+@Suite(.blockingIO)
 struct CrashLeftoversTests {
     /// The pid of a process that has exited (and been reaped).
     static func deadPID() throws -> pid_t {

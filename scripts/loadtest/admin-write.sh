@@ -7,7 +7,10 @@
 # WRITES pairs of writes, each `DELETE /admin/rules/{id}` then `POST /admin/rules` putting it back
 # (the state stays at RULES rules, the history fills up as it does in production); each is timed
 # with curl. Then SIGTERM, and a start is timed until /healthz answers. The table gives the
-# median, p90 and max write, the start, and the size of data_dir.
+# median, p90 and max write as curl saw it, the same for the store's part of it (`store_ms` of
+# the server's "admin state changed" log line: the time `commit` took, fsync included; "-" for
+# a build that does not log it), the PUT of all rules and the store's part of it (a whole
+# snapshot written, as a compaction does), the start, and the size of data_dir.
 # With BASELINE=path/to/switchboard (another build, e.g. of main), both are measured one after
 # the other, on the same rules.
 #
@@ -101,15 +104,21 @@ measure() { # label binary
   [ "$STORE" = file ] && size=$(du -sh "$work/data" | cut -f1)
   [ "$STORE" = file ] || psql -q "$STORE" -c "DROP DATABASE ${store##*/}" >/dev/null
   read -r median p90 max < <(stats "$work/$label.writes")
-  printf '| %-8s | %6s | %5d | %8s | %8s | %8s | %6s | %7s | %6s |\n' \
-    "$label" "$STORE_KIND" $((WRITES * 2)) "$median" "$p90" "$max" "$put" "$start" "$size"
+  grep 'admin state changed' "$log" | sed -n 's/.*store_ms=\([0-9.]*\).*/\1/p' | tail -n $((WRITES * 2)) >"$work/$label.store"
+  # The PUT writes the whole state (a snapshot), as a compaction does.
+  local put_store; put_store=$(grep 'admin state changed' "$log" | sed -n 's/.*store_ms=\([0-9.]*\).*/\1/p' | head -1)
+  local store_stats="- - -"
+  [ -s "$work/$label.store" ] && store_stats=$(stats "$work/$label.store")
+  read -r store_median store_p90 store_max <<<"$store_stats"
+  printf '| %-8s | %4s | %5d | %7s | %7s | %7s | %6s | %6s | %6s | %6s | %6s | %6s | %6s |\n' \
+    "$label" "$STORE_KIND" $((WRITES * 2)) "$median" "$p90" "$max" "$store_median" "$store_p90" "$store_max" "$put" "${put_store:--}" "$start" "$size"
 }
 
 STORE_KIND=file
 [ "$STORE" = file ] || STORE_KIND=pg
 echo "$RULES admin rules; times in ms; history entries after the run: $((WRITES * 2 + 1))"
 echo
-echo "| build    | store  | writes | median | p90 | max | PUT all | start | data_dir |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| build | store | writes | write median | p90 | max | store median | p90 | max | PUT all | its store | start | data_dir |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 [ -z "$BASELINE" ] || measure baseline "$BASELINE"
 measure current "$current"

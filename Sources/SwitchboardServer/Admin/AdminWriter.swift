@@ -38,6 +38,8 @@ package final class AdminWriter: Sendable {
     /// - Returns: the snapshot that serves from now on (its `admin.version` is the new version).
     /// - Throws: ``AdminChangeError``; the running state is unchanged.
     package func apply(_ change: AdminChange, expectedVersion: Int?, actor: String) throws(AdminChangeError) -> Snapshot {
+        let started = ContinuousClock.now
+        var persisting = Duration.zero
         var (next, replaced) = try holder.update { (running) throws(AdminChangeError) -> (next: Snapshot?, result: Snapshot) in
             var running = running
             if let expectedVersion, expectedVersion != running.admin.version, store.isShared {
@@ -47,7 +49,7 @@ package final class AdminWriter: Sendable {
             while true {
                 attempt += 1
                 do throws(AdminChangeError) {
-                    let next = try commit(change, on: running, expectedVersion: expectedVersion, actor: actor)
+                    let next = try commit(change, on: running, expectedVersion: expectedVersion, actor: actor, persisting: &persisting)
                     return (next, next)
                 } catch {
                     guard error.kind == .versionMismatch, expectedVersion == nil, store.isShared,
@@ -57,9 +59,14 @@ package final class AdminWriter: Sendable {
                 }
             }
         }
+        // How long the whole write took and how much of it was the store's, for the admin
+        // write benchmark (scripts/loadtest/admin-write.sh) and for operators.
         logger.notice(
             "admin state changed",
-            metadata: ["version": "\(next.admin.version)", "token": "\(actor)", "action": "\(change.action)"])
+            metadata: [
+                "version": "\(next.admin.version)", "token": "\(actor)", "action": "\(change.action)",
+                "write_ms": "\(Self.milliseconds(ContinuousClock.now - started))", "store_ms": "\(Self.milliseconds(persisting))",
+            ])
         // A new router (admin routes changed): the old one is freed, and the memory handed
         // back, on the reclaimer's thread.
         if let old = replaced.take(), !next.resolver.router.routes.sharesStorage(with: old.resolver.router.routes) {
@@ -68,9 +75,10 @@ package final class AdminWriter: Sendable {
         return next
     }
 
-    /// One attempt of ``apply(_:expectedVersion:actor:)`` on `running`.
+    /// One attempt of ``apply(_:expectedVersion:actor:)`` on `running`; `persisting` is set to
+    /// the time the store took.
     private func commit(
-        _ change: AdminChange, on running: Snapshot, expectedVersion: Int?, actor: String
+        _ change: AdminChange, on running: Snapshot, expectedVersion: Int?, actor: String, persisting: inout Duration
     ) throws(AdminChangeError) -> Snapshot {
         if let expectedVersion, expectedVersion != running.admin.version {
             throw AdminChangeError(
@@ -104,8 +112,10 @@ package final class AdminWriter: Sendable {
                 code: limit ? "limit_exceeded" : conflict ? "conflict" : "invalid_change",
                 message: error.issues.map(\.description).joined(separator: "; "), issues: error.issues)
         }
+        let storing = ContinuousClock.now
         do throws(AdminStoreError) {
             try store.commit(admin, replacing: running.admin.version)
+            persisting = ContinuousClock.now - storing
         } catch {
             throw refusal(error)
         }
@@ -161,6 +171,12 @@ package final class AdminWriter: Sendable {
             logger.error("cannot persist the admin state; the change is refused", metadata: ["error": "\(error)"])
             return AdminChangeError(.persistenceFailed, code: "persistence_failed", message: error.description)
         }
+    }
+
+    /// `duration` in milliseconds, with one decimal.
+    private static func milliseconds(_ duration: Duration) -> String {
+        let microseconds = duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
+        return String(format: "%.1f", Double(microseconds) / 1000)
     }
 
     /// RFC 3339 in UTC with milliseconds, e.g. `2026-11-24T22:30:00.123Z`.

@@ -7,7 +7,7 @@
 /// from a whole record without trusting anything in it.
 ///
 /// ```
-/// 27 8b0e5b9a {"version":3,"history":2}
+/// 25 648dc51d {"version":3,"history":2}
 /// ```
 enum StoredRecord {
     /// The most a record may announce; a length above it is garbage, not a record.
