@@ -167,7 +167,10 @@ package final class PostgresAdminStore: AdminStore {
             }
             state = next
         }
-        known.withLock { $0 = state }
+        // A write of this process may have committed a newer version meanwhile.
+        known.withLock { known in
+            if (known?.version ?? -1) < state.version { known = state }
+        }
         return state
     }
 

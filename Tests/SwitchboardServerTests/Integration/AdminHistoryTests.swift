@@ -99,6 +99,39 @@ extension IntegrationTests {
             #expect(try client.resolve("shopapp://r3").json["ruleIds"] as? [String] == ["r3"])
         }
 
+        @Test("after kill -9, the history answers as before and a rollback restores exactly the rules and routes of then")
+        func historyAndRollbackAreTheSameAfterARestart() async throws {
+            let config = try TestConfig.demo()
+            let first = try ServerProcess(config: config, logName: "first.log")
+            try await first.waitUntilListening()
+            let client = try first.client()
+            #expect(try client.admin("POST", "/admin/rules", json: Self.rule("one")).status == 201)  // v1
+            #expect(
+                try client.admin("POST", "/admin/routes", json: #"{"id":"flash","pattern":"/flash","target":{"z":1,"a":2}}"#).status == 201)
+            #expect(try client.admin("POST", "/admin/rules", json: Self.rule("two")).status == 201)  // v3
+            let atThree = try client.admin("GET", "/admin/rules").text
+            let routesAtThree = try client.admin("GET", "/admin/routes").text
+            #expect(try client.admin("PUT", "/admin/rules", json: #"{"rules":[\#(Self.rule("three"))]}"#).status == 200)  // v4
+            #expect(try client.admin("DELETE", "/admin/routes/flash").status == 204)  // v5
+            #expect(try client.admin("POST", "/admin/rollback", json: #"{"version":2}"#).status == 200)  // v6
+            #expect(try client.admin("DELETE", "/admin/rules/one").status == 204)  // v7
+            let history = try client.admin("GET", "/admin/history").text
+            first.send(SIGKILL)
+            _ = try await first.waitForExit()
+
+            let second = try ServerProcess(config: config, logName: "second.log")
+            try await second.waitUntilListening()
+            let again = try second.client()
+            #expect(try again.admin("GET", "/admin/history").text == history)
+            let rolled = try again.admin("POST", "/admin/rollback", json: #"{"version":3}"#)
+            #expect(rolled.status == 200 && rolled.etag == #""8""#, "\(rolled.dump)")
+            #expect(try again.admin("GET", "/admin/rules").text == atThree.replacingOccurrences(of: #""version":3"#, with: #""version":8"#))
+            #expect(
+                try again.admin("GET", "/admin/routes").text
+                    == routesAtThree.replacingOccurrences(of: #""version":3"#, with: #""version":8"#))
+            #expect(try again.resolve("shopapp://flash").json["target"] as? [String: Int] == ["z": 1, "a": 2])
+        }
+
         @Test("the history survives kill -9 right after a 201")
         func historySurvivesKill9() async throws {
             let config = try TestConfig.demo()
