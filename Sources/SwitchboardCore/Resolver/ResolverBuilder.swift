@@ -34,6 +34,8 @@ public struct ResolverBuilder: Sendable {
     /// A router built before, reused as it is (only the rules or the fallback change).
     private var prebuiltRouter: Router?
     private var rules: [RewriteRule] = []
+    /// An engine whose unchanged rules ``build()`` takes as they are compiled.
+    private var previousRewriter: RewriteEngine?
     private var policy: AppLinkPolicy
     private var fallback: String?
     /// Problems found so far.
@@ -96,13 +98,23 @@ public struct ResolverBuilder: Sendable {
         rules += more
     }
 
+    /// Lets ``build()`` take the rules that `engine` has unchanged from it, compiled, instead of
+    /// compiling them again (a running resolver's engine, when its rules change by a few).
+    public mutating func reuseCompiledRules(of engine: RewriteEngine) {
+        previousRewriter = engine
+    }
+
     /// Builds the resolver.
     /// - Throws: every ``Issue`` found, when there is any.
     public func build() throws(ResolverBuildError) -> Resolver {
         var issues = issues
         var engine = RewriteEngine()
         do {
-            engine = try RewriteEngine(rules: rules)
+            if let previousRewriter {
+                engine = try RewriteEngine(rules: rules, reusing: previousRewriter)
+            } else {
+                engine = try RewriteEngine(rules: rules)
+            }
         } catch {
             for issue in error.issues {
                 issues.append(

@@ -31,11 +31,14 @@ public struct RewriteEngine: Sendable {
     let compiled: [CompiledRewriteRule]
     /// `nil` runs every regex (the reference behaviour the prefilter must reproduce).
     let prefilter: LiteralPrefilter?
+    /// The PCRE2 limits the rules were compiled with (a rule compiled with others is not reused).
+    let options: RegexOptions
 
     /// An engine without rules: every URL is returned unchanged.
     public init() {
         self.rules = []
         self.compiled = []
+        self.options = .default
         self.prefilter = nil
     }
 
@@ -48,15 +51,28 @@ public struct RewriteEngine: Sendable {
         try self.init(rules: rules, options: .default, usesPrefilter: true)
     }
 
+    /// Validates and compiles `rules` like ``init(rules:)``, taking each rule that `previous`
+    /// has unchanged from it instead of compiling its regex again: an admin change of one rule
+    /// among ten thousand compiles one regex, not ten thousand.
+    public init(rules: [RewriteRule], reusing previous: RewriteEngine) throws(RuleValidationError) {
+        try self.init(rules: rules, options: .default, usesPrefilter: true, reusing: previous)
+    }
+
     /// Validates and compiles `rules` with explicit regex limits.
     /// - Parameters:
     ///   - options: the PCRE2 match/depth limits of every rule's regex.
     ///   - usesPrefilter: `false` runs every regex on every URL (for tests and comparisons).
-    package init(rules: [RewriteRule], options: RegexOptions, usesPrefilter: Bool) throws(RuleValidationError) {
+    ///   - previous: an engine whose unchanged rules are taken as they are compiled.
+    package init(
+        rules: [RewriteRule], options: RegexOptions, usesPrefilter: Bool, reusing previous: RewriteEngine? = nil
+    ) throws(RuleValidationError) {
         var issues: [RuleValidationError.Issue] = []
         var compiled: [CompiledRewriteRule] = []
         compiled.reserveCapacity(rules.count)
+        var literals: [[UInt8]?] = []
+        literals.reserveCapacity(usesPrefilter ? rules.count : 0)
         var firstIndexByID: [String: Int] = [:]
+        let reusable = previous.flatMap { $0.options == options ? $0.indexByRule : nil } ?? [:]
         for (index, rule) in rules.enumerated() {
             func report(_ field: RuleValidationError.Field, _ code: RuleValidationError.Code, _ message: String, offset: Int? = nil) {
                 issues.append(.init(ruleIndex: index, ruleID: rule.id, field: field, code: code, message: message, offset: offset))
@@ -67,6 +83,11 @@ public struct RewriteEngine: Sendable {
                 report(.id, .duplicateID, "id \"\(rule.id)\" is already used by rule #\(first); ids must be unique")
             } else {
                 firstIndexByID[rule.id] = index
+            }
+            if let previous, let reused = reusable[rule] {
+                compiled.append(previous.compiled[reused])
+                if usesPrefilter { literals.append(previous.literal(ofRule: reused)) }
+                continue
             }
 
             var regex: CompiledRegex?
@@ -104,6 +125,7 @@ public struct RewriteEngine: Sendable {
             if let regex, let template {
                 compiled.append(
                     CompiledRewriteRule(id: rule.id, regex: regex, template: template, last: rule.last, condition: condition))
+                if usesPrefilter { literals.append(RequiredLiteral.extract(from: rule.match)) }
             }
         }
         guard issues.isEmpty else {
@@ -111,7 +133,20 @@ public struct RewriteEngine: Sendable {
         }
         self.rules = rules
         self.compiled = compiled
-        self.prefilter = usesPrefilter ? LiteralPrefilter(literals: rules.map { RequiredLiteral.extract(from: $0.match) }) : nil
+        self.options = options
+        self.prefilter = usesPrefilter ? LiteralPrefilter(literals: literals) : nil
+    }
+
+    /// Where each rule sits, by its value (the first of equal rules).
+    private var indexByRule: [RewriteRule: Int] {
+        Dictionary(rules.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The literal the prefilter requires of rule `index`, as extracted from its regex.
+    private func literal(ofRule index: Int) -> [UInt8]? {
+        guard let prefilter else { return RequiredLiteral.extract(from: rules[index].match) }
+        let literal = prefilter.literals[index]
+        return literal.isEmpty ? nil : literal
     }
 
     /// Rewrites `url` with the rules, top to bottom, in one pass. A rule with a `when` that

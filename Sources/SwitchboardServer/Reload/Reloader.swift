@@ -56,7 +56,8 @@ package final class Reloader: Sendable {
                     definition, module in definition.route(module: module)
                 }
                 let built = try Snapshot.build(
-                    loading: loading, admin: running.admin, expectedRouteCount: running.configRouteCount)
+                    loading: loading, admin: running.admin, expectedRouteCount: running.configRouteCount,
+                    previousRewriter: running.resolver.rewriter)
                 leftovers = built.leftovers
                 metrics.recordSnapshot(built.snapshot)
                 metrics.recordReload(succeeded: true)

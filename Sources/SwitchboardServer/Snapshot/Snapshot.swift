@@ -111,8 +111,11 @@ package final class Snapshot: Sendable, AtomicReference {
     /// - Returns: the snapshot, and what building needed and serving does not (the builder's
     ///   tables of every route), for the caller to free later, off a reload's critical path.
     /// - Throws: ``ConfigIssues`` naming the file (or admin state) and item of every problem.
+    /// - Parameter previousRewriter: the running rewrite engine, whose unchanged rules are
+    ///   taken as they are compiled.
     static func build(
-        loading: ConfigDirectory.Loading<Route>, admin: AdminState, expectedRouteCount: Int
+        loading: ConfigDirectory.Loading<Route>, admin: AdminState, expectedRouteCount: Int,
+        previousRewriter: RewriteEngine? = nil
     ) throws(ConfigIssues) -> (snapshot: Snapshot, leftovers: any Sendable) {
         guard loading.issues.isEmpty else {
             // No settings to build with: read the route files to the end, for their issues too.
@@ -121,7 +124,8 @@ package final class Snapshot: Sendable, AtomicReference {
             throw ConfigIssues(issues)
         }
         let built = try assemble(
-            config: loading.config, admin: admin, reusing: nil, expectedRouteCount: expectedRouteCount
+            config: loading.config, admin: admin, reusing: nil, expectedRouteCount: expectedRouteCount,
+            previousRewriter: previousRewriter
         ) { (add) throws(ConfigIssues) in
             var summaries = RouteFileSummaries()
             var issues: [ConfigIssue] = []
@@ -151,11 +155,14 @@ package final class Snapshot: Sendable, AtomicReference {
         if admin.routes == self.admin.routes {
             return try Self.assemble(
                 config: config, admin: admin, reusing: resolver.router, expectedRouteCount: configRouteCount,
-                components: cachedAppLinkComponents
+                components: cachedAppLinkComponents, previousRewriter: resolver.rewriter
             ) { _ in routeFiles }.snapshot
         }
         let routes = resolver.router.routes
-        return try Self.assemble(config: config, admin: admin, reusing: nil, expectedRouteCount: configRouteCount) { add in
+        return try Self.assemble(
+            config: config, admin: admin, reusing: nil, expectedRouteCount: configRouteCount,
+            previousRewriter: resolver.rewriter
+        ) { add in
             for file in routeFiles {
                 for index in file.firstRoute..<file.firstRoute + file.routeCount {
                     add(routes[index], file.path)
@@ -171,7 +178,7 @@ package final class Snapshot: Sendable, AtomicReference {
     /// file's path and module only. Returns the builder too, for callers that free it later.
     private static func assemble(
         config: ConfigDirectory, admin: AdminState, reusing router: Router?, expectedRouteCount: Int,
-        components: AppLinkComponents? = nil,
+        components: AppLinkComponents? = nil, previousRewriter: RewriteEngine? = nil,
         addConfigRoutes: (_ add: (Route, String) -> Void) throws(ConfigIssues) -> [RouteFileSummary]
     ) throws(ConfigIssues) -> (snapshot: Snapshot, builder: ResolverBuilder) {
         let settings = config.settings
@@ -218,6 +225,7 @@ package final class Snapshot: Sendable, AtomicReference {
                 add(route.definition.route(module: route.module), from: "admin state")
             }
         }
+        if let previousRewriter { builder.reuseCompiledRules(of: previousRewriter) }
         builder.add(rules: admin.rules)
         builder.add(rules: config.rewriteRules)
         do {

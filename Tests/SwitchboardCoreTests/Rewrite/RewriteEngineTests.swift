@@ -121,3 +121,36 @@ import Testing
         #expect(engine.rules.count == 1)
     }
 }
+
+/// An engine built from a running one takes its unchanged rules as they are compiled.
+struct RewriteEngineReuseTests {
+    static let rules = [
+        RewriteRule(id: "a", match: "^app://old/(\\d+)$", target: "app://new/$1"),
+        RewriteRule(id: "b", match: "^https://web\\.example/p/(\\w+)", target: "app://p/$1"),
+    ]
+
+    @Test("unchanged rules keep their compiled regex; a changed or new one is compiled; answers are the same")
+    func unchangedRulesAreReused() throws {
+        let previous = try RewriteEngine(rules: Self.rules)
+        let changed = RewriteRule(id: "b", match: "^https://web\\.example/q/(\\w+)", target: "app://q/$1")
+        let added = RewriteRule(id: "c", match: "sale", target: "app://sale")
+        let rules = [Self.rules[0], changed, added]
+        let reused = try RewriteEngine(rules: rules, reusing: previous)
+        #expect(reused.compiled[0].regex === previous.compiled[0].regex)
+        #expect(reused.compiled[1].regex !== previous.compiled[1].regex)
+        let fresh = try RewriteEngine(rules: rules)
+        for text in ["app://old/42", "https://web.example/q/shoes", "https://web.example/p/shoes", "app://sale", "app://none"] {
+            let url = try ParsedURL.parse(text)
+            #expect(reused.rewrite(url).url.string == fresh.rewrite(url).url.string, "\(text)")
+            #expect(reused.rewrite(url).firedRuleIDs == fresh.rewrite(url).firedRuleIDs, "\(text)")
+        }
+    }
+
+    @Test("reusing still validates the whole batch: a repeated id or a bad new rule is refused")
+    func reuseStillValidates() throws {
+        let previous = try RewriteEngine(rules: Self.rules)
+        #expect(throws: RuleValidationError.self) { try RewriteEngine(rules: Self.rules + [Self.rules[0]], reusing: previous) }
+        let broken = RewriteRule(id: "x", match: "(", target: "app://x")
+        #expect(throws: RuleValidationError.self) { try RewriteEngine(rules: Self.rules + [broken], reusing: previous) }
+    }
+}
