@@ -1,6 +1,6 @@
 extension KotlinRouteClassGenerator {
     /// The matcher every generated class carries, the Swift enum's runtime translated: URL
-    /// splitting, strict percent-decoding (a malformed escape or invalid UTF-8 is no match) and
+    /// splitting (a web host on any port unless the pattern names one), strict percent-decoding (a malformed escape or invalid UTF-8 is no match) and
     /// the segment tests of the pattern grammar (int: ASCII `-?` and digits fitting in 64 bits;
     /// uuid: 8-4-4-4-12 hex, any case; regex: the whole decoded segment, with `kotlin.text.Regex`).
     ///
@@ -83,30 +83,57 @@ extension KotlinRouteClassGenerator {
                 private fun uuid(text: String): java.util.UUID? =
                     if (UUID_TEXT.matches(text)) java.util.UUID.fromString(text) else null
 
-                /** A link split the way Switchboard routes it: for custom schemes the host is the first segment. */
-                private class Request(val scheme: String, val host: String, val segments: List<String>) {
+                /**
+                 * A link split the way Switchboard routes it: `scheme:[//authority]path`; for custom schemes
+                 * the authority is the first segment, for web links it is the host (lowercased) and port.
+                 */
+                private class Request(val scheme: String, val host: String, val port: Int?, val segments: List<String>) {
                     val isWeb: Boolean get() = scheme == "http" || scheme == "https"
+
+                    /** `host:port`, with the scheme's default port when the link names none. */
+                    val hostAndPort: String get() = host + ":" + (port ?: if (scheme == "https") 443 else 80)
                 }
 
+                private val SCHEME_TEXT = Regex("[A-Za-z][A-Za-z0-9+.-]*")
+
                 private fun request(text: String): Request? {
-                    val separator = text.indexOf("://")
-                    if (separator < 0) return null
-                    val scheme = lower(text.substring(0, separator))
-                    var rest = text.substring(separator + 3)
+                    val colon = text.indexOf(':')
+                    if (colon < 0) return null
+                    val scheme = lower(text.substring(0, colon))
+                    if (!SCHEME_TEXT.matches(scheme)) return null
+                    var rest = text.substring(colon + 1)
                     val end = rest.indexOfFirst { it == '?' || it == '#' }
                     if (end >= 0) rest = rest.substring(0, end)
-                    val slash = rest.indexOf('/').let { if (it < 0) rest.length else it }
-                    var authority = rest.substring(0, slash)
+                    val web = scheme == "http" || scheme == "https"
+                    var authority = ""
+                    if (rest.startsWith("//")) {
+                        val slash = rest.indexOf('/', 2).let { if (it < 0) rest.length else it }
+                        authority = rest.substring(2, slash)
+                        rest = rest.substring(slash)
+                    } else if (web) {
+                        return null
+                    }
                     val at = authority.lastIndexOf('@')
                     if (at >= 0) authority = authority.substring(at + 1)
-                    val web = scheme == "http" || scheme == "https"
                     val segments = ArrayList<String>()
-                    if (!web && authority.isNotEmpty()) segments.add(decode(authority) ?: return null)
-                    for (piece in rest.substring(slash).split('/')) {
+                    var port: Int? = null
+                    if (web) {
+                        // A port never stops a match: host patterns compare it only when they name one.
+                        val portColon = authority.lastIndexOf(':')
+                        if (portColon >= 0 && authority.indexOf(']', portColon) < 0) {
+                            port = long(authority.substring(portColon + 1))?.toInt()
+                            authority = authority.substring(0, portColon)
+                        }
+                        if (authority.length == 0) return null
+                        authority = lower(authority)
+                    } else if (authority.length != 0) {
+                        segments.add(decode(authority) ?: return null)
+                    }
+                    for (piece in rest.split('/')) {
                         if (piece.length == 0) continue
                         segments.add(decode(piece) ?: return null)
                     }
-                    return Request(scheme, if (web) lower(authority) else authority, segments)
+                    return Request(scheme, authority, port, segments)
                 }
 
                 private sealed class Segment {
@@ -130,10 +157,10 @@ extension KotlinRouteClassGenerator {
                 private class Pattern(val scheme: String?, val host: String?, val segments: List<Segment>) {
                     fun match(request: Request): Map<String, String>? {
                         if (scheme != null) {
-                            if (request.scheme != scheme || (host != null && request.host != host)) return null
+                            if (request.scheme != scheme) return null
+                            if (host != null && host != (if (host.contains(':')) request.hostAndPort else request.host)) return null
                         } else {
-                            val hostName = request.host.split(':').firstOrNull { it.isNotEmpty() } ?: ""
-                            val accepted = if (request.isWeb) hostName in APP_DOMAINS else request.scheme in APP_SCHEMES
+                            val accepted = if (request.isWeb) request.host in APP_DOMAINS else request.scheme in APP_SCHEMES
                             if (!accepted) return null
                         }
                         val captures = HashMap<String, String>()
