@@ -76,11 +76,21 @@ public struct KotlinRouteClassGenerator: Sendable {
                         return null
                     }
 
-                    /** Patterns in the order the router tries them. */
-                    private val CANDIDATES: List<Candidate> = listOf(
 
             """
-        out += table.candidates.map { candidate($0.typed, $0.pattern) }.joined(separator: ",\n") + "\n        )\n\n"
+        // A JVM method holds at most 64 KB of bytecode: the list is built by functions of a
+        // bounded number of candidates each, so a config of any size compiles.
+        let chunks = stride(from: 0, to: max(table.candidates.count, 1), by: Self.candidatesPerFunction).map {
+            table.candidates[$0..<min($0 + Self.candidatesPerFunction, table.candidates.count)]
+        }
+        out += "        /** Patterns in the order the router tries them. */\n"
+        out += "        private val CANDIDATES: List<Candidate> = "
+        out += chunks.indices.map { "candidates\($0)()" }.joined(separator: " + ") + "\n"
+        for (index, chunk) in chunks.enumerated() {
+            out += "\n        private fun candidates\(index)(): List<Candidate> = listOf(\n"
+            out += chunk.map { candidate($0.typed, $0.pattern) }.joined(separator: ",\n") + "\n        )\n"
+        }
+        out += "\n"
         let schemes = table.schemes.map(KotlinIdentifier.literal).joined(separator: ", ")
         let domains = table.domains.map(KotlinIdentifier.literal).joined(separator: ", ")
         out += "        private val APP_SCHEMES: Set<String> = setOf(\(schemes))\n"
@@ -89,6 +99,9 @@ public struct KotlinRouteClassGenerator: Sendable {
         out += "    }\n}\n"
         return out
     }
+
+    /// Candidates per generated function (each costs about 100 bytes of bytecode).
+    private static let candidatesPerFunction = 200
 
     // MARK: - Classes
 
