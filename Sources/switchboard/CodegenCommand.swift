@@ -3,12 +3,12 @@ import Foundation
 import SwitchboardCore
 import SwitchboardServer
 
-/// `switchboard codegen swift [--config DIR] [--output FILE] [--type-name NAME]`.
+/// `switchboard codegen swift|kotlin [--config DIR] [--output FILE] [--type-name NAME]`.
 struct CodegenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "codegen",
         abstract: "Generate code from the config's routes.",
-        subcommands: [Swift.self]
+        subcommands: [Swift.self, Kotlin.self]
     )
 
     /// `codegen swift`: a Swift enum with one case per route.
@@ -29,27 +29,66 @@ struct CodegenCommand: ParsableCommand {
         var typeName: String = "AppRoute"
 
         func run() throws {
-            let source: String
-            do {
-                let config = try ConfigDirectory.load(from: options.config)
-                let routes = config.routeFiles.flatMap { loaded in loaded.file.routes.map { $0.route(module: loaded.file.module) } }
-                source = try SwiftRouteEnumGenerator(
-                    typeName: typeName, schemes: config.settings.schemes, domains: config.settings.domains
+            try CodegenCommand.generate(config: options.config, output: output) { routes, settings in
+                try SwiftRouteEnumGenerator(typeName: typeName, schemes: settings.schemes, domains: settings.domains)
+                    .generate(routes: routes)
+            }
+        }
+    }
+
+    /// `codegen kotlin`: a Kotlin sealed class with one subclass per route.
+    struct Kotlin: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "kotlin",
+            abstract: "Write a Kotlin sealed class with one subclass per route: typed params, `url` and `parse(url)`.",
+            discussion:
+                "Reads the route files of the config directory (not admin-pushed routes). Exit status: 0 written, 2 when the config does not load or a route cannot be typed."
+        )
+
+        @OptionGroup var options: ConfigOptions
+
+        @Option(name: .long, help: "Write the Kotlin file here instead of standard output.")
+        var output: String?
+
+        @Option(name: .customLong("type-name"), help: "The sealed class's name.")
+        var typeName: String = "AppRoute"
+
+        @Option(name: .customLong("package"), help: "The Kotlin package of the file (none when omitted).")
+        var packageName: String?
+
+        func run() throws {
+            try CodegenCommand.generate(config: options.config, output: output) { routes, settings in
+                try KotlinRouteClassGenerator(
+                    typeName: typeName, packageName: packageName, schemes: settings.schemes, domains: settings.domains
                 ).generate(routes: routes)
-            } catch {
-                StandardError.write("switchboard: \(error)")
-                throw ExitCode(2)
             }
-            guard let output else {
-                print(source, terminator: "")
-                return
-            }
-            do {
-                try Data(source.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-            } catch {
-                StandardError.write("switchboard: cannot write \(output): \(error.localizedDescription)")
-                throw ExitCode(2)
-            }
+        }
+    }
+
+    /// Loads the config's route files, generates the source and writes it to `output` (or
+    /// standard output); any failure is reported on standard error with exit status 2.
+    private static func generate(
+        config directory: String, output: String?,
+        _ generator: ([Route], ServerSettings) throws -> String
+    ) throws {
+        let source: String
+        do {
+            let config = try ConfigDirectory.load(from: directory)
+            let routes = config.routeFiles.flatMap { loaded in loaded.file.routes.map { $0.route(module: loaded.file.module) } }
+            source = try generator(routes, config.settings)
+        } catch {
+            StandardError.write("switchboard: \(error)")
+            throw ExitCode(2)
+        }
+        guard let output else {
+            print(source, terminator: "")
+            return
+        }
+        do {
+            try Data(source.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+        } catch {
+            StandardError.write("switchboard: cannot write \(output): \(error.localizedDescription)")
+            throw ExitCode(2)
         }
     }
 }

@@ -1,4 +1,4 @@
-/// Why typed Swift routes could not be generated from a config.
+/// Why typed routes could not be generated from a config.
 public struct CodegenError: Error, Sendable, CustomStringConvertible {
     /// What is wrong and how to fix it.
     public let message: String

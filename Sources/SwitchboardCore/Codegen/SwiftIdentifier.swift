@@ -1,13 +1,9 @@
-/// Turns route ids and param names into Swift identifiers for generated code.
+/// Swift's side of the identifier rules: keywords and string literals (the shared rules are
+/// ``CodegenIdentifier``).
 enum SwiftIdentifier {
-    /// `product.detail` → `productDetail`, `*` → `rest`, `2fa` → `_2fa`; keywords get backticks.
+    /// `product.detail` → `productDetail`: how Swift names cases and associated values.
     static func camelCase(_ text: String) -> String {
-        let words = text.split(whereSeparator: { !($0.isLetter || $0.isNumber) || !$0.isASCII }).map(String.init)
-        guard let first = words.first else { return "rest" }
-        var name = first.prefix(1).lowercased() + first.dropFirst()
-        for word in words.dropFirst() { name += word.prefix(1).uppercased() + word.dropFirst() }
-        if let leading = name.first, leading.isNumber { name = "_" + name }
-        return name
+        CodegenIdentifier.lowerCamelCase(text)
     }
 
     /// The identifier as it must be written in a declaration or a reference.
@@ -16,7 +12,7 @@ enum SwiftIdentifier {
     }
 
     /// Swift keywords that cannot be used bare as case names or labels.
-    private static let keywords: Set<String> = [
+    static let keywords: Set<String> = [
         "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init",
         "inout", "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public",
         "rethrows", "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue",

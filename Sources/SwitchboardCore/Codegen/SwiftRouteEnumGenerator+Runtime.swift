@@ -1,5 +1,6 @@
 extension SwiftRouteEnumGenerator {
-    /// The matcher every generated enum carries: URL splitting, percent-decoding and the
+    /// The matcher every generated enum carries: URL splitting (a web host on any port unless
+    /// the pattern names one, as the router does), percent-decoding and the
     /// segment tests of the pattern grammar (int: `-?` and up to 19 digits fitting in 64 bits;
     /// uuid: 8-4-4-4-12 hex; regex: the whole decoded segment, with Swift's `Regex`).
     static let runtime = #"""
@@ -20,33 +21,59 @@ extension SwiftRouteEnumGenerator {
                     .joined(separator: "/")
             }
 
-            /// A link split the way Switchboard routes it: for custom schemes the host is the first segment.
+            /// A link split the way Switchboard routes it: `scheme:[//authority]path`; for custom schemes
+            /// the authority is the first segment, for web links it is the host (lowercased) and port.
             private struct Request {
                 var scheme: String
                 var host: String
+                var port: Int?
                 var segments: [String]
                 var isWeb: Bool { scheme == "http" || scheme == "https" }
 
                 init?(_ text: String) {
-                    guard let separator = text.range(of: "://") else { return nil }
-                    scheme = text[..<separator.lowerBound].lowercased()
-                    var rest = text[separator.upperBound...]
+                    guard let colon = text.firstIndex(of: ":") else { return nil }
+                    scheme = text[..<colon].lowercased()
+                    guard scheme.first?.isLetter == true,
+                        scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+                    else { return nil }
+                    var rest = text[text.index(after: colon)...]
                     if let end = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<end] }
-                    let slash = rest.firstIndex(of: "/") ?? rest.endIndex
-                    var authority = String(rest[..<slash])
+                    let web = scheme == "http" || scheme == "https"
+                    var authority = ""
+                    if rest.hasPrefix("//") {
+                        rest = rest.dropFirst(2)
+                        let slash = rest.firstIndex(of: "/") ?? rest.endIndex
+                        authority = String(rest[..<slash])
+                        rest = rest[slash...]
+                    } else if web {
+                        return nil
+                    }
                     if let at = authority.lastIndex(of: "@") { authority = String(authority[authority.index(after: at)...]) }
                     segments = []
-                    let web = scheme == "http" || scheme == "https"
-                    host = web ? authority.lowercased() : authority
-                    if !web, !authority.isEmpty {
-                        guard let decoded = authority.removingPercentEncoding else { return nil }
-                        segments.append(decoded)
+                    port = nil
+                    if web {
+                        // A port never stops a match: host patterns compare it only when they name one.
+                        if let colon = authority.lastIndex(of: ":"), !authority[colon...].contains("]") {
+                            port = Int(authority[authority.index(after: colon)...])
+                            authority = String(authority[..<colon])
+                        }
+                        guard !authority.isEmpty else { return nil }
+                        host = authority.lowercased()
+                    } else {
+                        host = authority
+                        if !authority.isEmpty {
+                            guard let decoded = authority.removingPercentEncoding else { return nil }
+                            segments.append(decoded)
+                        }
                     }
-                    for piece in rest[slash...].split(separator: "/") {
+                    for piece in rest.split(separator: "/") {
                         guard let decoded = String(piece).removingPercentEncoding else { return nil }
                         segments.append(decoded)
                     }
                 }
+
+                /// `host:port`, with the scheme's default port when the link names none.
+                var hostAndPort: String { "\(host):\(port ?? (scheme == "https" ? 443 : 80))" }
             }
 
             private enum Segment: Sendable {
@@ -65,10 +92,10 @@ extension SwiftRouteEnumGenerator {
 
                 func match(_ request: Request) -> [String: String]? {
                     if let scheme {
-                        guard request.scheme == scheme, host == nil || request.host == host else { return nil }
+                        guard request.scheme == scheme else { return nil }
+                        if let host, host != (host.contains(":") ? request.hostAndPort : request.host) { return nil }
                     } else {
-                        let hostName = request.host.split(separator: ":").first.map(String.init) ?? ""
-                        guard request.isWeb ? appDomains.contains(hostName) : appSchemes.contains(request.scheme) else {
+                        guard request.isWeb ? appDomains.contains(request.host) : appSchemes.contains(request.scheme) else {
                             return nil
                         }
                     }

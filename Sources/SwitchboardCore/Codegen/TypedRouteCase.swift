@@ -1,18 +1,22 @@
-/// One case of the generated route enum: a route id, its typed parameters and the pattern
-/// expansions that build and parse it.
+/// One route as the generators see it, whatever the language: a route id, its typed
+/// parameters and the pattern expansions that build and parse it (a case of the Swift enum,
+/// a subclass of the Kotlin sealed class).
 struct TypedRouteCase {
-    /// The Swift type of an associated value, from the parameter's constraint.
-    enum ValueType: String {
-        case int = "Int"
-        case uuid = "UUID"
-        case string = "String"
+    /// The type of a value, from the parameter's constraint; each generator names it in its language.
+    enum ValueType {
+        /// `<int>`: a 64-bit integer.
+        case int
+        /// `<uuid>`: a UUID value.
+        case uuid
+        /// Anything else (a plain param, a regex, a catch-all): the decoded text.
+        case string
     }
 
-    /// An associated value: named after the param, optional when an optional group holds it.
+    /// A value of the case: named after the param, optional when an optional group holds it.
     struct Parameter {
         /// The param's name in the pattern (the key of the capture).
         var key: String
-        /// The associated value's label.
+        /// The value's name in the generated code (the associated value's label, the property).
         var label: String
         var type: ValueType
         /// The pattern's constraint (`int`, `uuid`, a regex) or `nil`.
@@ -21,6 +25,7 @@ struct TypedRouteCase {
     }
 
     var routeID: String
+    /// The case's (or class's) name in the generated code.
     var name: String
     var parameters: [Parameter]
     /// The canonical pattern's expansions, longest first: `url` takes the first whose
@@ -32,7 +37,11 @@ struct TypedRouteCase {
     var skipped: [String]
 
     /// Builds the case for a route, typing each param by the canonical (first) pattern.
-    init(route: Route, name: String) throws(CodegenError) {
+    ///
+    /// - Parameters:
+    ///   - name: the case's name, already unique.
+    ///   - reservedLabels: names a value cannot take because the generated type uses them.
+    init(route: Route, name: String, reservedLabels: Set<String> = []) throws(CodegenError) {
         routeID = route.id
         self.name = name
         var expansionsByPattern: [[RoutePattern]] = []
@@ -63,11 +72,9 @@ struct TypedRouteCase {
                     Parameter(key: key, label: "", type: type, constraint: constraint, isOptional: !everywhere))
             }
         }
-        var labels: Set<String> = []
+        var labels = reservedLabels
         for index in parameters.indices {
-            var label = SwiftIdentifier.camelCase(parameters[index].key)
-            while !labels.insert(label).inserted { label += "_" }
-            parameters[index].label = label
+            parameters[index].label = CodegenIdentifier.unique(CodegenIdentifier.lowerCamelCase(parameters[index].key), in: &labels)
         }
         self.parameters = parameters
         accepted = canonical

@@ -6,8 +6,9 @@ import Testing
 @testable import SwitchboardServer
 
 /// `switchboard codegen swift`: the generated enum compiles on its own (Swift 6 mode, Foundation
-/// only), every route round-trips through `url` and `init?(url:)`, and each canonical link goes
-/// to the same route in the real resolver.
+/// only), every route round-trips through `url` and `init?(url:)`, each canonical link goes
+/// to the same route in the real resolver, and `init?(url:)` agrees with the resolver on the
+/// probe links of ``CodegenFixtures`` (as the Kotlin parser must).
 @Suite(.serialized, .blockingIO)
 struct SwiftCodegenTests {
     /// A value the param accepts, per its type and constraint.
@@ -104,6 +105,47 @@ struct SwiftCodegenTests {
         for line in lines where line.count == 3 && line[1] != "parse" {
             let resolved = try resolver.resolve(line[2])
             #expect(resolved.match?.route.id == line[1], "\(line[2]) resolves to \(resolved.match?.route.id ?? "nothing")")
+        }
+    }
+
+    @Test func parserAgreesWithTheResolverOnProbeLinks() throws {
+        let directory = try TemporaryDirectory()
+        let kinds = try CodegenFixtures.writeKindsConfig(in: directory)
+        let generated = directory.url.appendingPathComponent("AppRoute.swift").path
+        let run = try CLITests.run(["codegen", "swift", "--config", kinds, "--output", generated], in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+
+        let config = try ConfigDirectory.load(from: kinds)
+        let routes = config.routeFiles.flatMap { loaded in loaded.file.routes.map { $0.route(module: loaded.file.module) } }
+        let cases = try SwiftRouteEnumGenerator(schemes: config.settings.schemes, domains: config.settings.domains)
+            .typedCases(routes)
+        var driver = "func id(_ route: AppRoute?) -> String {\n    switch route {\n    case nil: return \"-\"\n"
+        for typed in cases {
+            driver += "    case .\(SwiftIdentifier.escaped(typed.name))?: return \(SwiftIdentifier.literal(typed.routeID))\n"
+        }
+        driver += "    }\n}\n"
+        for url in CodegenFixtures.kindsProbes {
+            driver += "print(id(AppRoute(url: \(SwiftIdentifier.literal(url)))) + \"\\t\" + \(SwiftIdentifier.literal(url)))\n"
+        }
+        try directory.write("main.swift", driver)
+
+        let binary = directory.url.appendingPathComponent("driver").path
+        let compile = try Self.execute(
+            "/usr/bin/env",
+            ["swiftc", "-swift-version", "6", "-Onone", "-o", binary, generated, directory.url.appendingPathComponent("main.swift").path])
+        try #require(compile.status == 0, "the generated code does not compile:\n\(compile.output)")
+        let output = try Self.execute(binary, [])
+        #expect(output.status == 0)
+
+        var builder = ResolverBuilder(policy: AppLinkPolicy(schemes: config.settings.schemes, domains: config.settings.domains))
+        for route in routes { builder.add(route) }
+        let resolver = try builder.build()
+        let lines = output.output.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        #expect(lines.count == CodegenFixtures.kindsProbes.count)
+        for line in lines where line.count == 2 {
+            // The resolver's answer for the link, or none (a malformed link is none too).
+            let resolved = (try? resolver.resolve(line[1]))?.match?.route.id ?? "-"
+            #expect(line[0] == resolved, "\(line[1]): Swift parses it as \(line[0]), the resolver as \(resolved)")
         }
     }
 
