@@ -118,7 +118,9 @@ let package = Package(
         .target(
             name: "SwitchboardTestSupport",
             dependencies: [
-                .product(name: "Logging", package: "swift-log")
+                "SwitchboardCore",
+                "SwitchboardStore",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/SwitchboardTestSupport",
             swiftSettings: strictSettings

@@ -7,35 +7,7 @@ import Testing
 
 /// `data_dir/state.json`: atomic, durable persistence of the admin state (design.md §6).
 struct FileAdminStoreTests {
-    static let sample = AdminState(
-        version: 7,
-        rules: [
-            RewriteRule(id: "promo", match: #"^shopapp://promo/(\d+)"#, target: "shopapp://venue/$1?from=$$url"),
-            RewriteRule(id: "chain", match: "^shopapp://old/", target: "shopapp://new/", last: false),
-        ],
-        routes: [
-            AdminRoute(
-                module: "flash",
-                definition: RouteDefinition(
-                    id: "flash.sale", patterns: ["/flash/:id<int>", "https://shop.example.com/flash(/:id)"],
-                    // Several keys, not in sorted order: a target is returned as it was given.
-                    target: .object([
-                        ("page", .string("FlashSale")), ("banner", .bool(true)), ("slots", .number(3)),
-                        ("extra", .object([("z", .null), ("a", .array([.string("é \"q\" \\"), .number(-1.5)]))])),
-                    ]),
-                    params: ["source": "admin", "campaign": "spring"])),
-            AdminRoute(module: "admin", definition: RouteDefinition(id: "plain", patterns: ["/plain"])),
-            AdminRoute(
-                module: "admin",
-                definition: RouteDefinition(
-                    id: "strings", patterns: ["/strings"],
-                    target: .object([
-                        ("controls", .string("tab\tnl\ncr\r\u{1}\u{7F}")), ("unicode", .string("€😀 ü")),
-                        ("yamlish", .string("- [a]: {b} # c & *d ! |e")), ("numberish", .string("0012")),
-                        ("boolish", .string("true")), ("nullish", .string("null")), ("empty", .string("")),
-                        ("big", .number(12_345_678_901_234)), ("small", .number(1e-7)),
-                    ]))),
-        ])
+    static let sample = AdminState.sample
 
     /// A state written before targets kept their key order (JSONEncoder, pretty, sorted keys,
     /// `\/` escapes) still loads.
