@@ -3,7 +3,10 @@
 # Idempotent; uses sudo when not root.
 set -euo pipefail
 # postgresql: the throwaway cluster the replica tests run against (scripts/pg-test-cluster.sh).
-packages=(pkg-config libpcre2-dev libmicrohttpd-dev libpq-dev postgresql curl)
+# debootstrap: the Debian root of scripts/container-replay.sh. python3-venv: scripts/python-tools.sh
+# (where python3 is Debian's own).
+packages=(pkg-config libpcre2-dev libmicrohttpd-dev libpq-dev postgresql curl debootstrap)
+python3 -c 'import venv, ensurepip' 2>/dev/null || packages+=(python3-venv)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Runs every test: installs system libraries if missing, checks formatting, builds, starts a throwaway PostgreSQL
-# cluster for the replica tests (scripts/pg-test-cluster.sh), then `swift test`.
+# Runs every test: installs system libraries if missing, checks formatting, validates openapi.yaml, builds,
+# starts a throwaway PostgreSQL cluster for the replica tests (scripts/pg-test-cluster.sh), then `swift test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 # Formatting is checked, not fixed: run `swift-format format -i -r Sources Tests Benchmarks/Sources`.
 swift-format lint --strict -r Sources Tests Benchmarks/Sources
+# A real OpenAPI 3.0 validator (the Swift tests check that the server answers as the document says).
+scripts/check-openapi.sh
 swift build --build-tests
 cluster=$(mktemp -d "${TMPDIR:-/tmp}/switchboard-pg.XXXXXX")
 chmod 755 "$cluster"
