@@ -28,7 +28,10 @@ package struct SwitchboardAPI: Sendable {
         table.add("GET", "/open", Endpoint("open", handle: open.get))
         table.add("GET", "/.well-known/apple-app-site-association", Endpoint("aasa") { wellKnown.appleAppSiteAssociation($0) })
         table.add("GET", "/.well-known/assetlinks.json", Endpoint("assetlinks") { _ in wellKnown.assetLinks() })
-        table.add("GET", "/healthz", Endpoint("healthz") { _ in .json(#"{"status":"ok"}"#) })
+        let health = HealthEndpoints(readiness: context.readiness)
+        table.add("GET", "/healthz", Endpoint("healthz") { _ in health.healthz() })
+        table.add("GET", "/livez", Endpoint("livez") { _ in health.livez() })
+        table.add("GET", "/readyz", Endpoint("readyz") { _ in health.readyz() })
         table.add(
             "GET", "/metrics",
             Endpoint("metrics") { _ in .text(metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8") })

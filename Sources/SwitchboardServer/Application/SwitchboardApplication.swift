@@ -38,6 +38,7 @@ package final class SwitchboardApplication: Sendable {
     /// - Parameters:
     ///   - configDirectory: the config directory.
     ///   - listen: overrides `listen` from `switchboard.yaml`.
+    ///   - drainSeconds: overrides `drain_seconds` from `switchboard.yaml`.
     ///   - environment: where admin tokens and `SWITCHBOARD_STORE` are read.
     ///   - pollInterval: how often the config directory is checked even without inotify events.
     ///   - signals: the process's signals, trapped, when they are this server's (`nil` when
@@ -46,7 +47,8 @@ package final class SwitchboardApplication: Sendable {
     /// - Throws: ``StartupError`` naming every problem (a broken config or a corrupt state file
     ///   stops startup; the state file is never discarded), or the HTTP server's error.
     package init(
-        configDirectory: String, listen: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+        configDirectory: String, listen: String?, drainSeconds: Int? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
         pollInterval: Duration = .seconds(1), signals: ProcessSignals?, logger: Logger,
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) throws {
@@ -71,10 +73,11 @@ package final class SwitchboardApplication: Sendable {
         let reloader = Reloader(
             configDirectory: configDirectory, holder: holder, metrics: metrics, reclaimer: reclaimer, logger: logger)
         let writer = AdminWriter(holder: holder, store: loaded.store, metrics: metrics, reclaimer: reclaimer, logger: logger)
+        let readiness = Readiness()
         let context = ServerContext(
             holder: holder, metrics: metrics, reloader: reloader, adminWriter: writer,
             adminTokens: Self.adminTokens(settings: settings, environment: environment, logger: logger), clock: clock,
-            startedAt: Date(), logger: logger)
+            startedAt: Date(), readiness: readiness, logger: logger)
         let api = SwitchboardAPI(
             context: context, accessLog: settings.accessLog, openAPIDocument: PackageResources.openapi_yaml)
         let server = try HTTPServer(
@@ -88,7 +91,9 @@ package final class SwitchboardApplication: Sendable {
         let watcher = ConfigWatcher(directory: configDirectory, pollInterval: pollInterval, logger: logger) {
             reloads.request(.watch)
         }
-        let readiness = ReadinessService { [server, logger] in
+        let drain = Duration.seconds(drainSeconds ?? settings.drainSeconds)
+        let readinessService = ReadinessService(readiness: readiness, drainPeriod: drain, logger: logger) {
+            [server, logger] in
             let snapshot = holder.current
             logger.notice(
                 "switchboard listening",
@@ -102,7 +107,7 @@ package final class SwitchboardApplication: Sendable {
         }
         var services: [any Service] = [reclaimer]
         if loaded.store.isShared { services.append(StoreFollower(writer: writer, logger: logger)) }
-        services += [watcher, reloads, server, readiness]
+        services += [watcher, reloads, server, readinessService]
         self.group = ServiceGroup(
             services: services, gracefulShutdownSignals: signals == nil ? [] : ProcessSignals.shutdown, logger: logger)
         self.context = context
@@ -131,6 +136,7 @@ package final class SwitchboardApplication: Sendable {
         configuration.connectionTimeout = .seconds(settings.limits.connectionTimeoutSeconds)
         configuration.maxURLLength = settings.limits.maxURLBytes
         configuration.maxBodySize = settings.limits.maxBodyBytes
+        configuration.shutdownGrace = .seconds(settings.shutdownGraceSeconds)
         configuration.connectionMemoryLimit = max(
             configuration.connectionMemoryLimit, settings.limits.maxURLBytes * 2 + 16 * 1024)
         return configuration

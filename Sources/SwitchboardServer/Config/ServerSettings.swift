@@ -38,6 +38,11 @@ package struct ServerSettings: Sendable, Hashable, Codable {
     package var resolveCacheBytes: Int = 16 * 1024 * 1024
     /// Limits; every one is a clear 4xx when hit.
     package var limits: Limits = Limits()
+    /// On a graceful shutdown, how long to keep serving while `/readyz` says 503, so that load
+    /// balancers stop sending traffic before the listener closes (0 for tests and local use).
+    package var drainSeconds: Int = 5
+    /// After the drain period, how long requests in flight may take to finish.
+    package var shutdownGraceSeconds: Int = 10
 
     /// design.md §7 limits, all configurable.
     package struct Limits: Sendable, Hashable, Codable {
@@ -98,6 +103,8 @@ package struct ServerSettings: Sendable, Hashable, Codable {
         case resolveCacheBytes = "resolve_cache_bytes"
         case redirectAllow = "redirect_allow"
         case redirectAllowHTTP = "redirect_allow_http"
+        case drainSeconds = "drain_seconds"
+        case shutdownGraceSeconds = "shutdown_grace_seconds"
     }
 
     package init(from decoder: any Decoder) throws {
@@ -145,6 +152,14 @@ package struct ServerSettings: Sendable, Hashable, Codable {
         }
         redirectAllowHTTP = try container.decodeIfPresent(Bool.self, forKey: .redirectAllowHTTP) ?? false
         apps = try container.decodeIfPresent(AppsSettings.self, forKey: .apps) ?? AppsSettings()
+        for (key, value) in [(CodingKeys.drainSeconds, \ServerSettings.drainSeconds), (.shutdownGraceSeconds, \.shutdownGraceSeconds)] {
+            let seconds = try container.decodeIfPresent(Int.self, forKey: key) ?? defaults[keyPath: value]
+            guard (0...3600).contains(seconds) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: container, debugDescription: "'\(key.rawValue)' must be between 0 and 3600 seconds")
+            }
+            self[keyPath: value] = seconds
+        }
         for scheme in schemes where scheme == "http" || scheme == "https" {
             throw DecodingError.dataCorruptedError(
                 forKey: .schemes, in: container,

@@ -13,7 +13,7 @@ extension IntegrationTests {
     struct OpenAPICoverageTests {
         /// Every path the endpoint table answers (API/SwitchboardAPI.swift).
         static let serverPaths = [
-            "/resolve", "/healthz", "/metrics", "/openapi.yaml", "/admin/rules", "/admin/rules/{id}", "/admin/routes",
+            "/resolve", "/healthz", "/livez", "/readyz", "/metrics", "/openapi.yaml", "/admin/rules", "/admin/rules/{id}", "/admin/routes",
             "/admin/routes/{id}", "/admin/reload", "/admin/status", "/admin/history", "/admin/rollback", "/open",
             "/.well-known/apple-app-site-association",
             "/.well-known/assetlinks.json",
@@ -53,6 +53,8 @@ extension IntegrationTests {
             ),
             ("GET /.well-known/assetlinks.json", 200, { c, _ in try c.request("GET", "/.well-known/assetlinks.json") }),
             ("GET /healthz", 200, { c, _ in try c.request("GET", "/healthz") }),
+            ("GET /livez", 200, { c, _ in try c.request("GET", "/livez") }),
+            ("GET /readyz", 200, { c, _ in try c.request("GET", "/readyz") }),
             ("GET /metrics", 200, { c, _ in try c.request("GET", "/metrics") }),
             ("GET /openapi.yaml", 200, { c, _ in try c.request("GET", "/openapi.yaml") }),
 
@@ -90,7 +92,10 @@ extension IntegrationTests {
             ("POST /admin/routes", 413, { c, _ in try oversized(c, "POST", "/admin/routes") }),
             ("POST /admin/routes", 422, { c, _ in try c.admin("POST", "/admin/routes", json: route("one-too-many")) }),
             ("GET /admin/routes", 200, { c, _ in try c.admin("GET", "/admin/routes") }),
-            ("DELETE /admin/routes/{id}", 412, { c, _ in try c.admin("DELETE", "/admin/routes/cov", headers: [("If-Match", #""99""#)]) }),
+            (
+                "DELETE /admin/routes/{id}", 412,
+                { c, _ in try c.admin("DELETE", "/admin/routes/cov", headers: [("If-Match", "not-a-version")]) }
+            ),
             ("DELETE /admin/routes/{id}", 204, { c, _ in try c.admin("DELETE", "/admin/routes/cov") }),
             ("DELETE /admin/routes/{id}", 404, { c, _ in try c.admin("DELETE", "/admin/routes/cov") }),
             ("DELETE /admin/routes/{id}", 409, { c, _ in try c.admin("DELETE", "/admin/routes/product.detail") }),
@@ -148,7 +153,8 @@ extension IntegrationTests {
         ]
 
         /// Documented statuses the steps do not produce: 401 and 403 have their own test; a
-        /// failed fsync (503) cannot be caused from here.
+        /// failed fsync (503) cannot be caused from here; `/readyz`'s 503 is the drain test's
+        /// (`DrainTests`).
         static func exercisedElsewhere(_ operation: String, _ status: String) -> Bool {
             status == "503" || (operation.contains(" /admin/") && (status == "401" || status == "403"))
         }
