@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: installs system libraries if missing, checks formatting, validates openapi.yaml, builds,
-# starts a throwaway PostgreSQL cluster for the replica tests (scripts/pg-test-cluster.sh), then `swift test`.
+# starts a throwaway PostgreSQL cluster for the replica tests (scripts/pg-test-cluster.sh), runs `swift test`, then
+# checks a live server's /metrics with prometheus-client (scripts/check-metrics.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -16,3 +17,5 @@ SWITCHBOARD_TEST_POSTGRES=$(scripts/pg-test-cluster.sh start "$cluster")
 export SWITCHBOARD_TEST_POSTGRES
 export SWITCHBOARD_TEST_POSTGRES_CLUSTER="$cluster"
 swift test --skip-build "$@"
+# The metrics of a live server through prometheus-client's parser, and the dashboard's queries against them.
+SWITCHBOARD_DASHBOARD=deploy/grafana/switchboard-dashboard.json scripts/check-metrics.sh

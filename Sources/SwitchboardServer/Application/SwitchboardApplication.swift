@@ -11,7 +11,8 @@ import UnixSignals
 ///
 /// The services, in the order the group starts them (it shuts them down in reverse):
 /// - ``MemoryReclaimer``: frees what reloads and admin changes replaced;
-/// - ``StoreFollower``: follows a shared (PostgreSQL) admin store, when there is one;
+/// - ``StoreFollower``: follows a shared (PostgreSQL) admin store, when there is one, and
+///   ``StoreProbe`` reports whether it answers;
 /// - ``ConfigWatcher``: asks for a reload when the config directory changes;
 /// - ``ReloadService``: runs the reloads the watcher and `SIGHUP` ask for;
 /// - the `HTTPServer`: answers requests through ``SwitchboardAPI``;
@@ -66,7 +67,7 @@ package final class SwitchboardApplication: Sendable {
             }
         }
         let settings = loaded.snapshot.config.settings
-        let metrics = Metrics()
+        let metrics = Metrics(routeSeriesLimit: settings.metricsRouteSeries)
         metrics.recordSnapshot(loaded.snapshot)
         let holder = SnapshotHolder(loaded.snapshot)
         let reclaimer = MemoryReclaimer()
@@ -106,7 +107,11 @@ package final class SwitchboardApplication: Sendable {
                 ])
         }
         var services: [any Service] = [reclaimer]
-        if loaded.store.isShared { services.append(StoreFollower(writer: writer, logger: logger)) }
+        if loaded.store.isShared {
+            services += [
+                StoreFollower(writer: writer, logger: logger), StoreProbe(store: loaded.store, metrics: metrics, logger: logger),
+            ]
+        }
         services += [watcher, reloads, server, readinessService]
         self.group = ServiceGroup(
             services: services, gracefulShutdownSignals: signals == nil ? [] : ProcessSignals.shutdown, logger: logger)

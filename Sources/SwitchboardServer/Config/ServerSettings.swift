@@ -43,6 +43,9 @@ package struct ServerSettings: Sendable, Hashable, Codable {
     package var drainSeconds: Int = 5
     /// After the drain period, how long requests in flight may take to finish.
     package var shutdownGraceSeconds: Int = 10
+    /// Routes with a `switchboard_route_hits_total` series of their own (the others are
+    /// summed under `route="_other"`), so that a million routes cannot make a million series.
+    package var metricsRouteSeries: Int = 100
 
     /// design.md §7 limits, all configurable.
     package struct Limits: Sendable, Hashable, Codable {
@@ -105,6 +108,7 @@ package struct ServerSettings: Sendable, Hashable, Codable {
         case redirectAllowHTTP = "redirect_allow_http"
         case drainSeconds = "drain_seconds"
         case shutdownGraceSeconds = "shutdown_grace_seconds"
+        case metricsRouteSeries = "metrics_route_series"
     }
 
     package init(from decoder: any Decoder) throws {
@@ -159,6 +163,11 @@ package struct ServerSettings: Sendable, Hashable, Codable {
                     forKey: key, in: container, debugDescription: "'\(key.rawValue)' must be between 0 and 3600 seconds")
             }
             self[keyPath: value] = seconds
+        }
+        metricsRouteSeries = try container.decodeIfPresent(Int.self, forKey: .metricsRouteSeries) ?? defaults.metricsRouteSeries
+        guard (0...10_000).contains(metricsRouteSeries) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .metricsRouteSeries, in: container, debugDescription: "'metrics_route_series' must be between 0 and 10000")
         }
         for scheme in schemes where scheme == "http" || scheme == "https" {
             throw DecodingError.dataCorruptedError(

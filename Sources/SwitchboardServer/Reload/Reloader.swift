@@ -35,6 +35,12 @@ package final class Reloader: Sendable {
     /// The last reload attempt (the startup load until the first reload).
     package var status: ReloadStatus { lastReload.withLock { $0 } }
 
+    /// The time since `start`, in seconds.
+    private static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
     /// Re-reads the config directory and swaps in the new snapshot; on any problem keeps the
     /// running snapshot and reports every issue. The logged duration ends when the new
     /// snapshot serves; the previous snapshot and the builder's tables are freed after, on the
@@ -59,11 +65,11 @@ package final class Reloader: Sendable {
                     loading: loading, admin: running.admin, expectedRouteCount: running.configRouteCount)
                 leftovers = built.leftovers
                 metrics.recordSnapshot(built.snapshot)
-                metrics.recordReload(succeeded: true)
+                metrics.recordReload(succeeded: true, seconds: Self.seconds(since: started))
                 lastReload.withLock { $0 = ReloadStatus(time: Date(), trigger: trigger, succeeded: true, issues: []) }
                 return (built.snapshot, .success(built.snapshot))
             } catch {
-                metrics.recordReload(succeeded: false)
+                metrics.recordReload(succeeded: false, seconds: Self.seconds(since: started))
                 lastReload.withLock {
                     $0 = ReloadStatus(time: Date(), trigger: trigger, succeeded: false, issues: error.issues)
                 }
