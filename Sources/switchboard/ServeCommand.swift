@@ -28,6 +28,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
 
+    @Option(
+        help: ArgumentHelp(
+            "Log format: text or json (one JSON object per line); overrides log_format.", valueName: "format"))
+    var logFormat: ServerSettings.LogFormat?
+
     func validate() throws {
         if let drainSeconds, !(0...3600).contains(drainSeconds) {
             throw ValidationError("--drain-seconds must be between 0 and 3600")
@@ -35,7 +40,9 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var logger = Logger(label: "switchboard")
+        let format = logFormat ?? ServerSettings.peek(configDirectory: options.config)?.logFormat ?? .text
+        var logger =
+            format == .json ? Logger(label: "switchboard", factory: { JSONLogHandler(label: $0) }) : Logger(label: "switchboard")
         logger.logLevel = logLevel
         let application: SwitchboardApplication
         do {
@@ -51,3 +58,5 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+
+extension ServerSettings.LogFormat: ExpressibleByArgument {}

@@ -80,7 +80,8 @@ package final class SwitchboardApplication: Sendable {
             adminTokens: Self.adminTokens(settings: settings, environment: environment, logger: logger), clock: clock,
             startedAt: Date(), readiness: readiness, logger: logger)
         let api = SwitchboardAPI(
-            context: context, accessLog: settings.accessLog, openAPIDocument: PackageResources.openapi_yaml)
+            context: context, accessLog: settings.accessLog, accessLogQuery: settings.accessLogQuery,
+            openAPIDocument: PackageResources.openapi_yaml)
         let server = try HTTPServer(
             configuration: Self.httpConfiguration(settings: settings, listen: listen), logger: logger,
             refusalResponder: SwitchboardAPI.refusalResponse

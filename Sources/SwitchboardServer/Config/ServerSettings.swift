@@ -33,6 +33,22 @@ package struct ServerSettings: Sendable, Hashable, Codable {
     package var threads: Int?
     /// Log one line per request.
     package var accessLog: Bool = false
+    /// Whether the access log keeps query values; by default it keeps the names only
+    /// (`/resolve?url=*`), since deep links can carry tokens and personal data.
+    package var accessLogQuery: Bool = false
+    /// `text` (one line of text per event) or `json` (one JSON object per line).
+    package var logFormat: LogFormat = .text
+    /// Origins whose pages may call `/resolve`, `/open` and the `.well-known` files from
+    /// JavaScript (CORS): exact origins (`https://m.shop.example.com`) or `*` for any.
+    package var corsAllowedOrigins: [String] = []
+
+    /// How log events are written.
+    package enum LogFormat: String, Sendable, Hashable, Codable {
+        /// swift-log's text lines.
+        case text
+        /// One JSON object per line: `time`, `level`, `message`, `label` and the metadata.
+        case json
+    }
     /// Memory for finished `GET /resolve` answers of the current snapshot (0 turns the cache
     /// off); see README "Resolve cache".
     package var resolveCacheBytes: Int = 16 * 1024 * 1024
@@ -109,6 +125,9 @@ package struct ServerSettings: Sendable, Hashable, Codable {
         case drainSeconds = "drain_seconds"
         case shutdownGraceSeconds = "shutdown_grace_seconds"
         case metricsRouteSeries = "metrics_route_series"
+        case accessLogQuery = "access_log_query"
+        case logFormat = "log_format"
+        case corsAllowedOrigins = "cors_allowed_origins"
     }
 
     package init(from decoder: any Decoder) throws {
@@ -163,6 +182,14 @@ package struct ServerSettings: Sendable, Hashable, Codable {
                     forKey: key, in: container, debugDescription: "'\(key.rawValue)' must be between 0 and 3600 seconds")
             }
             self[keyPath: value] = seconds
+        }
+        accessLogQuery = try container.decodeIfPresent(Bool.self, forKey: .accessLogQuery) ?? false
+        logFormat = try container.decodeIfPresent(LogFormat.self, forKey: .logFormat) ?? .text
+        corsAllowedOrigins = try container.decodeIfPresent([String].self, forKey: .corsAllowedOrigins) ?? []
+        for origin in corsAllowedOrigins where origin != "*" && !CORSPolicy.isOrigin(origin) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .corsAllowedOrigins, in: container,
+                debugDescription: "cors_allowed_origins: '\(origin)' is not an origin (scheme://host[:port], no path) or '*'")
         }
         metricsRouteSeries = try container.decodeIfPresent(Int.self, forKey: .metricsRouteSeries) ?? defaults.metricsRouteSeries
         guard (0...10_000).contains(metricsRouteSeries) else {

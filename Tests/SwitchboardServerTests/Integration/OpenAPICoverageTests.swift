@@ -54,6 +54,13 @@ extension IntegrationTests {
             ("GET /.well-known/assetlinks.json", 200, { c, _ in try c.request("GET", "/.well-known/assetlinks.json") }),
             ("GET /healthz", 200, { c, _ in try c.request("GET", "/healthz") }),
             ("GET /livez", 200, { c, _ in try c.request("GET", "/livez") }),
+            ("OPTIONS /resolve", 204, { c, _ in try preflight(c, "/resolve") }),
+            ("OPTIONS /open", 204, { c, _ in try preflight(c, "/open") }),
+            (
+                "OPTIONS /.well-known/apple-app-site-association", 204,
+                { c, _ in try preflight(c, "/.well-known/apple-app-site-association") }
+            ),
+            ("OPTIONS /.well-known/assetlinks.json", 204, { c, _ in try preflight(c, "/.well-known/assetlinks.json") }),
             ("GET /readyz", 200, { c, _ in try c.request("GET", "/readyz") }),
             ("GET /metrics", 200, { c, _ in try c.request("GET", "/metrics") }),
             ("GET /openapi.yaml", 200, { c, _ in try c.request("GET", "/openapi.yaml") }),
@@ -159,6 +166,12 @@ extension IntegrationTests {
             status == "503" || (operation.contains(" /admin/") && (status == "401" || status == "403"))
         }
 
+        /// A CORS preflight from an allowed origin.
+        static func preflight(_ client: HTTPTestClient, _ path: String) throws -> HTTPTestResponse {
+            try client.request(
+                "OPTIONS", path, headers: [("Origin", "https://m.shop.example.com"), ("Access-Control-Request-Method", "GET")])
+        }
+
         static func rule(_ id: String) -> String { #"{"id":"\#(id)","match":"^\#(id)://","target":"shopapp://me"}"# }
         static func route(_ id: String) -> String { #"{"id":"\#(id)","pattern":"/\#(id)","target":{}}"# }
         static func batch(_ key: String, _ items: [String]) -> String { #"{"\#(key)":[\#(items.joined(separator: ","))]}"# }
@@ -258,7 +271,7 @@ extension IntegrationTests {
             let config = try TestConfig.demo()
             try config.writeSettings(
                 try config.read("switchboard.yaml") + "limits: { max_admin_rules: 2, max_routes: 37 }\n"
-                    + "redirect_allow: [m.shop.example.com]\n"
+                    + "redirect_allow: [m.shop.example.com]\ncors_allowed_origins: [\"https://m.shop.example.com\"]\n"
                     + "apps: { ios: [{appID: TEAM123456.com.example.shop}], android: [{package: com.example.shop, sha256: ['"
                     + (0..<32).map { _ in "AB" }.joined(separator: ":") + "']}] }\n")
             let server = try await InProcessServer(config: config)
@@ -311,7 +324,8 @@ extension IntegrationTests {
             let server = try await InProcessServer(config: .demo())
             let client = try server.client()
             let before = try client.admin("GET", "/admin/status").json["version"] as? Int
-            for operation in document.operations.keys.sorted() {
+            // A preflight is the browser's question, answered before any query is read.
+            for operation in document.operations.keys.sorted() where !operation.hasPrefix("OPTIONS ") {
                 let parts = operation.split(separator: " ")
                 let method = String(parts[0])
                 let path = parts[1].replacingOccurrences(of: "{id}", with: "x")
