@@ -127,9 +127,9 @@ struct KubernetesManifestTests {
     @Test("the pod runs as the image's numeric user and group, non-root, with fsGroup so the data volume is writable")
     func securityContext() throws {
         let image = try Image()
-        let parts = image.user.split(separator: ":").map { Int($0) }
-        let user = try #require(parts.first ?? nil, "USER \(image.user) is not numeric")
-        let group = try #require(parts.count == 2 ? parts[1] : nil, "USER \(image.user) names no numeric group")
+        let ids = image.user.split(separator: ":").compactMap { Int($0) }
+        try #require(ids.count == 2, "USER \(image.user) is not a numeric user:group (runAsNonRoot needs a number)")
+        let (user, group) = (ids[0], ids[1])
         #expect(user != 0)
         for (file, pod, _) in try Self.switchboardContainers() {
             let context = pod["securityContext"] as? [String: Any] ?? [:]
