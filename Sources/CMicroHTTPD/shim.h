@@ -86,6 +86,20 @@ sb_mhd_option_notify_completed(MHD_RequestCompletedCallback callback,
     return item;
 }
 
+/**
+ * MHD_OPTION_NOTIFY_CONNECTION: called when a connection opens and when it
+ * closes (before its socket is closed).
+ */
+static inline struct MHD_OptionItem
+sb_mhd_option_notify_connection(MHD_NotifyConnectionCallback callback,
+                                void *context)
+{
+    struct MHD_OptionItem item = {
+        MHD_OPTION_NOTIFY_CONNECTION, (intptr_t) callback, context
+    };
+    return item;
+}
+
 /** MHD_OPTION_EXTERNAL_LOGGER: MHD's own diagnostics (needs MHD_USE_ERROR_LOG). */
 static inline struct MHD_OptionItem
 sb_mhd_option_logger(MHD_LogCallback callback, void *context)
@@ -131,6 +145,24 @@ sb_mhd_connection_client_address(struct MHD_Connection *connection)
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     return (NULL == info) ? NULL : info->client_addr;
+}
+
+/** The socket of a connection, or -1. */
+static inline int
+sb_mhd_connection_socket(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return (NULL == info) ? -1 : (int) info->connect_fd;
+}
+
+/** The `socket_context` set by the connection-notify callback, or NULL. */
+static inline void *
+sb_mhd_connection_socket_context(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return (NULL == info) ? NULL : info->socket_context;
 }
 
 /* ---- Responses ------------------------------------------------------------ */

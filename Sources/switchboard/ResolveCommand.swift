@@ -3,14 +3,27 @@ import Foundation
 import SwitchboardCore
 import SwitchboardServer
 
-/// `switchboard resolve [--config DIR] URL`: prints exactly what `GET /resolve` returns.
+/// `switchboard resolve [--config DIR] [--platform P] [--app-version V] [--device ID] [--at TIME] URL`:
+/// prints exactly what `GET /resolve` returns for a request with that context.
 struct ResolveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "resolve",
         abstract: "Resolve one URL against the config (and the persisted admin state).",
         discussion:
-            "Prints the /resolve JSON (with --explain, plus its trace). Exit status: 0 matched, 1 not matched, 2 bad input (malformed URL or a config that does not load)."
+            "Prints the /resolve JSON (with --explain, plus its trace). The context options stand for what an app sends (platform, appVersion, device; the request's time), so that conditional rules and minAppVersion can be tried before they go live. Exit status: 0 matched, 1 not matched, 2 bad input (malformed URL or context, or a config that does not load)."
     )
+
+    @Option(help: "The asking app's platform: ios, android or web.")
+    var platform: String?
+
+    @Option(name: .customLong("app-version"), help: "The asking app's version, e.g. 5.3.0.")
+    var appVersion: String?
+
+    @Option(help: "The asking device's id (percentage rollouts are stable per device).")
+    var device: String?
+
+    @Option(help: "The time of the request, RFC 3339 with an offset (e.g. 2026-11-11T01:00:00+08:00); default now.")
+    var at: String?
 
     @OptionGroup var options: ConfigOptions
 
@@ -28,9 +41,8 @@ struct ResolveCommand: ParsableCommand {
             StandardError.write("switchboard: the config does not load:\n\(error)")
             throw ExitCode(2)
         }
+        let context = try requestContext()
         do {
-            // Time-window rules apply as they would in the server now.
-            let context = RequestContext(now: Date().timeIntervalSince1970)
             let resolution = try snapshot.resolver.resolve(url, context: context)
             if explain, case .object(var members) = resolution.json {
                 members.append(("trace", try snapshot.resolver.explain(url, context: context).1.json))
@@ -43,5 +55,28 @@ struct ResolveCommand: ParsableCommand {
             StandardError.write("switchboard: \(error.message)")
             throw ExitCode(2)
         }
+    }
+
+    /// The request the options describe; a value that is not what the server would take is an
+    /// error (exit 2) rather than silently ignored.
+    private func requestContext() throws -> RequestContext {
+        if let platform, !["ios", "android", "web"].contains(platform.lowercased()) {
+            StandardError.write("switchboard: --platform must be ios, android or web, not '\(platform)'")
+            throw ExitCode(2)
+        }
+        if let appVersion, SemanticVersion(appVersion) == nil {
+            StandardError.write("switchboard: --app-version '\(appVersion)' is not a version such as 5.3.0")
+            throw ExitCode(2)
+        }
+        var now = Date().timeIntervalSince1970
+        if let at {
+            guard let seconds = RequestContext.seconds(rfc3339: at) else {
+                StandardError.write(
+                    "switchboard: --at '\(at)' is not an RFC 3339 date-time with an offset, such as 2026-11-11T01:00:00+08:00")
+                throw ExitCode(2)
+            }
+            now = seconds
+        }
+        return RequestContext(platform: platform, appVersion: appVersion, deviceID: device, now: now)
     }
 }

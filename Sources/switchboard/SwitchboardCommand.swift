@@ -1,13 +1,16 @@
 import ArgumentParser
 import SwitchboardServer
 
-/// The `switchboard` command line: `serve`, `resolve`, `check`, `codegen`, `migrate-store`.
+/// The `switchboard` command line: `serve`, `resolve`, `check`, `routes`, `codegen`, `migrate-store`.
 @main
 struct SwitchboardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "switchboard",
         abstract: "Deep-link routing service: resolve app links, rewrite them, serve the answers over HTTP.",
         version: SwitchboardVersion.current,
-        subcommands: [ServeCommand.self, ResolveCommand.self, CheckCommand.self, CodegenCommand.self, MigrateStoreCommand.self]
+        subcommands: [
+            ServeCommand.self, ResolveCommand.self, CheckCommand.self, RoutesCommand.self, CodegenCommand.self,
+            MigrateStoreCommand.self,
+        ]
     )
 }

@@ -58,18 +58,19 @@ struct HTTPServerConfigurationTests {
         try configuration.validate()
     }
 
-    @Test("epoll with more than 126 connections per worker is refused (0.9.75 stall)")
+    @Test("epoll with more than 126 connections per worker, the room over the limit included, is refused (0.9.75 stall)")
     func epollGuard() throws {
         var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, threadingMode: .epollThreadPool)
         configuration.threadPoolSize = 2
-        configuration.maxConnections = 253
+        configuration.maxConnections = 225  // + 28 of room = 253 > 2 × 126
         #expect {
             try configuration.validate()
         } throws: { error in
             guard let error = error as? HTTPServerError else { return false }
             return error.code == .invalidConfiguration && error.fix?.contains("threadPoolSize ≥ 3") == true
         }
-        configuration.maxConnections = 252
+        configuration.maxConnections = 224  // + 28 = 252
+        #expect(configuration.libraryConnectionLimit == 252)
         try configuration.validate()
     }
 

@@ -178,6 +178,18 @@ package final class HTTPTestClient {
         }
     }
 
+    /// Whether something can be read (data or the end of the stream) within `timeout`,
+    /// without reading it.
+    package func isReadable(within timeout: Duration) throws -> Bool {
+        if readOffset < buffer.count { return true }
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(
+            timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let ready = poll(&descriptor, 1, milliseconds)
+        guard ready >= 0 else { throw HTTPTestClientError.system("poll") }
+        return ready > 0
+    }
+
     // MARK: Reading
 
     /// Receives more bytes into the buffer; returns how many (0 at end of file).

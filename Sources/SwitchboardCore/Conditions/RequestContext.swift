@@ -12,6 +12,12 @@ public struct RequestContext: Sendable, Hashable {
     /// window never apply.
     public var now: Double?
 
+    /// An RFC 3339 date-time (`2026-11-11T01:00:00+08:00`; the offset is required) as seconds
+    /// since the Unix epoch, for ``now``; `nil` when `text` is not one.
+    public static func seconds(rfc3339 text: String) -> Double? {
+        RFC3339.seconds(text)
+    }
+
     /// - Parameters: see the properties; `appVersion` is parsed, and ignored when it is not a version.
     public init(platform: String? = nil, appVersion: String? = nil, deviceID: String? = nil, now: Double? = nil) {
         self.platform = platform.map { $0.lowercased() }

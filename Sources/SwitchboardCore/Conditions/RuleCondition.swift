@@ -122,6 +122,50 @@ struct CompiledCondition: Sendable {
         return true
     }
 
+    /// Each condition of the rule and whether it holds for a request, with why, in the order
+    /// of ``holds(_:ruleID:)`` (for `explain`): it holds exactly when every verdict does.
+    func verdicts(_ context: RequestContext, ruleID: String) -> [(condition: String, held: Bool, why: String)] {
+        var verdicts: [(condition: String, held: Bool, why: String)] = []
+        if let platforms {
+            let asked = "platform \(platforms.sorted().joined(separator: "|"))"
+            if let platform = context.platform {
+                verdicts.append((asked, platforms.contains(platform), "the request's platform is \(platform)"))
+            } else {
+                verdicts.append((asked, false, "the request gives no platform"))
+            }
+        }
+        if let versions {
+            let asked = "appVersion \(versions)"
+            if let version = context.appVersion {
+                verdicts.append((asked, versions.contains(version), "the request's app version is \(version)"))
+            } else {
+                verdicts.append((asked, false, "the request gives no app version"))
+            }
+        }
+        if from != nil || until != nil {
+            let asked =
+                "active "
+                + [from.map { "from \(RFC3339.string($0))" }, until.map { "until \(RFC3339.string($0))" }]
+                .compactMap { $0 }.joined(separator: " ")
+            if let now = context.now {
+                let held = from.map { now >= $0 } ?? true && until.map { now < $0 } ?? true
+                verdicts.append((asked, held, "the request's time is \(RFC3339.string(now))"))
+            } else {
+                verdicts.append((asked, false, "the request has no time"))
+            }
+        }
+        if let basisPoints, basisPoints < 10_000 {
+            let asked = "percent \(Double(basisPoints) / 100)"
+            if basisPoints > 0, let device = context.deviceID {
+                let bucket = Self.bucket(deviceID: device, ruleID: ruleID)
+                verdicts.append((asked, bucket < basisPoints, "device \(device) is in bucket \(bucket) of 10000"))
+            } else {
+                verdicts.append((asked, false, basisPoints == 0 ? "0 % applies to no device" : "the request gives no device"))
+            }
+        }
+        return verdicts
+    }
+
     /// The rollout bucket, 0…9999: FNV-1a (64-bit) of `deviceID`, a 0x1F separator and
     /// `ruleID`, then MurmurHash3's `fmix64` finalizer (FNV-1a alone mixes its last bytes
     /// poorly, so rules whose ids differ only at the end would get correlated buckets).

@@ -25,6 +25,12 @@ struct RouterTraceRecorder: TrieWalkObserver {
         }
     }
 
+    mutating func hitLimit(_ edge: TrieEdge, depth: Int, segment: PathSegment) {
+        record(
+            depth, segment.string, branch(edge, segment),
+            "refused: the regex hit the PCRE2 match limit on '\(segment.string)' (counted as no match, and in metrics)")
+    }
+
     mutating func backtracked(_ edge: TrieEdge, depth: Int, segment: PathSegment) {
         record(depth, segment.string, branch(edge, segment), "backtracked")
     }

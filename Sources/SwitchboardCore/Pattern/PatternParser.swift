@@ -198,8 +198,15 @@ struct PatternParser {
                 index = end + 1
                 continue
             case "(":
-                guard index + 1 < located.count, located[index + 1].character == "/" else {
-                    throw error("an optional group starts with '/', as in /search(/:query)", at: position)
+                // A group starts with '/' (`/search(/:query)`), or, as in JLRoutes, starts a
+                // segment and ends with '/' (`/(rest/):id`); `)` checks the second form.
+                let startsWithSlash = index + 1 < located.count && located[index + 1].character == "/"
+                let current = stack[stack.count - 1]
+                let startsASegment =
+                    current.text.last?.character == "/"
+                    || (current.text.isEmpty && current.pieces.last.map(Self.endsWithSlash) == true)
+                guard startsWithSlash || startsASegment else {
+                    throw error(Self.groupShapes, at: position)
                 }
                 stack.append(([], [], position))
             case ")":
@@ -207,6 +214,12 @@ struct PatternParser {
                     throw error("unbalanced ')': no optional group is open", at: position)
                 }
                 let closed = stack.removeLast()
+                let opensWithSlash = closed.pieces.first.map(Self.startsWithSlash) ?? (closed.text.first?.character == "/")
+                let closesWithSlash =
+                    closed.text.last?.character == "/" || (closed.text.isEmpty && closed.pieces.last.map(Self.endsWithSlash) == true)
+                guard opensWithSlash || closesWithSlash else {
+                    throw error(Self.groupShapes, at: closed.open)
+                }
                 var pieces = closed.pieces
                 if !closed.text.isEmpty { pieces.append(.text(closed.text)) }
                 let outer = stack.count - 1
@@ -216,8 +229,9 @@ struct PatternParser {
                 }
                 stack[outer].pieces.append(.group(pieces))
             default:
-                // Text after a group must start a new segment: `/a(/b)c` would glue c to b.
-                if let last = stack[stack.count - 1].pieces.last, case .group = last,
+                // Text after a group must start a new segment: `/a(/b)c` would glue c to b
+                // (after a group that ends with '/', as `(rest/)c`, it does).
+                if let last = stack[stack.count - 1].pieces.last, case .group = last, !Self.endsWithSlash(last),
                     stack[stack.count - 1].text.isEmpty, character != "/"
                 {
                     throw error("text after an optional group must start with '/'", at: position)
@@ -232,6 +246,27 @@ struct PatternParser {
         var pieces = stack[0].pieces
         if !stack[0].text.isEmpty { pieces.append(.text(stack[0].text)) }
         return pieces
+    }
+
+    /// What an optional group may look like, for the error that refuses another shape.
+    private static let groupShapes =
+        "an optional group starts with '/', as in /search(/:query), or starts a segment and ends with '/', "
+        + "as in JLRoutes' /(rest/)(app/):object"
+
+    /// Whether a piece begins with '/' (a group: its first piece does).
+    private static func startsWithSlash(_ piece: Piece) -> Bool {
+        switch piece {
+        case .text(let located): located.first?.character == "/"
+        case .group(let inner): inner.first.map(startsWithSlash) ?? false
+        }
+    }
+
+    /// Whether a piece ends with '/' (a group: its last piece does).
+    private static func endsWithSlash(_ piece: Piece) -> Bool {
+        switch piece {
+        case .text(let located): located.last?.character == "/"
+        case .group(let inner): inner.last.map(endsWithSlash) ?? false
+        }
     }
 
     /// Every combination of the optional groups, groups present first.

@@ -89,10 +89,32 @@ package final class CompiledRegex: @unchecked Sendable {
     /// Whether the regex matches the whole of `bytes` (UTF-8). A match that hits the
     /// match/depth limit counts as no match; so does invalid UTF-8.
     package func fullyMatches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        wholeMatch(bytes) == .matched
+    }
+
+    /// How a whole match of `bytes` (UTF-8) went: matched, not matched (invalid UTF-8
+    /// included), or stopped by a PCRE2 limit.
+    package func wholeMatch(_ bytes: UnsafeBufferPointer<UInt8>) -> WholeMatchResult {
         // Anchoring at match time disables JIT for this call; compile with `wholeMatch` for
         // the fast path.
         let anchoring = wholeMatch ? 0 : PCRE2_ANCHORED | PCRE2_ENDANCHORED
-        return match(bytes, options: anchoring) { status, _ in status >= 0 }
+        return match(bytes, options: anchoring) { status, _ in
+            if status >= 0 { return .matched }
+            switch status {
+            case PCRE2_ERROR_MATCHLIMIT, PCRE2_ERROR_DEPTHLIMIT, PCRE2_ERROR_HEAPLIMIT, PCRE2_ERROR_JIT_STACKLIMIT:
+                return .limitExceeded
+            default:
+                return .notMatched
+            }
+        }
+    }
+
+    /// The outcome of ``wholeMatch(_:)``.
+    package enum WholeMatchResult: Sendable, Equatable {
+        case matched
+        case notMatched
+        /// A PCRE2 match or depth limit stopped the match: it counts as no match.
+        case limitExceeded
     }
 
     /// Searches `subject` (UTF-8, validated by PCRE2) for the leftmost match.

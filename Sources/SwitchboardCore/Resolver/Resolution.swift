@@ -17,6 +17,10 @@ public struct Resolution: Sendable {
     public let openWeb: Bool
     /// The expanded fallback template, for an unmatched URL when one is configured.
     public let fallback: String?
+    /// How many route constraint regexes a PCRE2 limit stopped while routing (each counted as
+    /// not accepting the segment). Not part of the body; for the metrics, and so that such an
+    /// answer is not cached.
+    public let constraintLimitHits: Int
 
     /// Whether a route matched.
     public var matched: Bool { match != nil }

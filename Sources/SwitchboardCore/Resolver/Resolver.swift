@@ -46,9 +46,10 @@ public struct Resolver: Sendable {
         let outcome = rewriter.rewrite(input, context: context)
         let final = outcome.url
         let match: RouteMatch?
+        let constraintLimitHits: Int
         var params: [(name: String, value: JSONValue)] = []
         do {
-            match = try router.match(final, isAppLink: policy.isAppLink(final))
+            (match, constraintLimitHits) = try router.matchCountingLimits(final, isAppLink: policy.isAppLink(final))
             if let match {
                 params = ParamsMerger.merge(
                     defaults: match.route.defaultParams, query: try final.queryItems(), captures: match.captures)
@@ -67,7 +68,8 @@ public struct Resolver: Sendable {
         let resolution = Resolution(
             url: text, rewrittenURL: outcome.didRewrite ? final.string : nil, ruleIDs: outcome.firedRuleIDs,
             match: match, params: params, webURL: match?.route.web?.expand(params),
-            openWeb: Self.isBelowMinimum(match?.route, context), fallback: fallbackURL)
+            openWeb: Self.isBelowMinimum(match?.route, context), fallback: fallbackURL,
+            constraintLimitHits: constraintLimitHits)
         return (resolution, outcome)
     }
 

@@ -32,7 +32,10 @@ extension RewriteEngine {
             return (.skippedByPrefilter, "the regex needs the text '\(literal)', which the URL does not contain", nil)
         }
         if let condition = rule.condition, !condition.holds(context, ruleID: rule.id) {
-            return (.conditionFalse, "when \(rules[index].when?.json.jsonText ?? "{}") does not hold for \(describe(context))", nil)
+            let failed = condition.verdicts(context, ruleID: rule.id).map { verdict in
+                "\(verdict.condition) \(verdict.held ? "held" : "failed") (\(verdict.why))"
+            }
+            return (.conditionFalse, "when does not hold: " + failed.joined(separator: "; "), nil)
         }
         switch rule.regex.search(subject) {
         case .noMatch:
@@ -46,9 +49,15 @@ extension RewriteEngine {
             do {
                 let rewritten = try ParsedURL.parse(text)
                 let then = rule.last ? "rewriting stops (last: true)" : "the next rules see the new URL (last: false)"
+                let held =
+                    rule.condition.map { condition in
+                        "when held: "
+                            + condition.verdicts(context, ruleID: rule.id).map { "\($0.condition) (\($0.why))" }
+                            .joined(separator: "; ") + "; "
+                    } ?? ""
                 return (
                     .fired,
-                    "matched '\(String(decoding: UnsafeBufferPointer(rebasing: subject[(match.groups.first ?? nil) ?? 0..<0]), as: UTF8.self))'; \(then)",
+                    "\(held)matched '\(String(decoding: UnsafeBufferPointer(rebasing: subject[(match.groups.first ?? nil) ?? 0..<0]), as: UTF8.self))'; \(then)",
                     rewritten
                 )
             } catch {

@@ -12,18 +12,18 @@ struct LabelTable: Sendable {
     private(set) var bytes: [UInt8] = []
     /// Label number → its bytes.
     private(set) var spans: [Span] = []
-    /// Open addressing: label numbers, -1 for an empty slot; a power of two, at most half full.
-    private var slots = [Int32](repeating: -1, count: 16)
+    /// Label numbers by ``ByteHash`` of their bytes; each slot keeps the low 32 bits of the
+    /// hash, so a probe compares bytes only when those bits agree.
+    private var numbers = OpenAddressingTable<HashedIndex>()
 
     /// The number of `label`, given a new one if it was not seen before.
     mutating func intern(_ label: UnsafeBufferPointer<UInt8>) -> Int32 {
         let hash = ByteHash.hash(label)
         if let known = find(label, hash: hash) { return known }
-        if (spans.count + 1) * 2 > slots.count { grow(to: slots.count * 2) }
         let number = Int32(spans.count)
         spans.append(Span(start: Int32(bytes.count), count: Int32(label.count)))
         bytes.append(contentsOf: label)
-        insert(number, hash: hash)
+        numbers.insert(index: number, hash: hash)
         return number
     }
 
@@ -50,38 +50,11 @@ struct LabelTable: Sendable {
     }
 
     private func find(_ label: UnsafeBufferPointer<UInt8>, hash: Int) -> Int32? {
-        let mask = slots.count - 1
-        var slot = hash & mask
-        return bytes.withUnsafeBufferPointer { stored -> Int32? in
-            while true {
-                let number = slots[slot]
-                guard number >= 0 else { return nil }
-                let span = spans[Int(number)]
-                if Int(span.count) == label.count,
-                    UnsafeBufferPointer(rebasing: stored[Int(span.start)..<Int(span.start + span.count)]).elementsEqual(label)
-                {
-                    return number
-                }
-                slot = (slot + 1) & mask
-            }
-        }
-    }
-
-    private mutating func insert(_ number: Int32, hash: Int) {
-        let mask = slots.count - 1
-        var slot = hash & mask
-        while slots[slot] >= 0 { slot = (slot + 1) & mask }
-        slots[slot] = number
-    }
-
-    private mutating func grow(to capacity: Int) {
-        slots = [Int32](repeating: -1, count: capacity)
-        let spans = self.spans
-        let bytes = self.bytes
         bytes.withUnsafeBufferPointer { stored in
-            for (number, span) in spans.enumerated() {
-                let label = UnsafeBufferPointer(rebasing: stored[Int(span.start)..<Int(span.start + span.count)])
-                insert(Int32(number), hash: ByteHash.hash(label))
+            numbers.firstIndex(hash: hash) { number in
+                let span = spans[Int(number)]
+                return Int(span.count) == label.count
+                    && UnsafeBufferPointer(rebasing: stored[Int(span.start)..<Int(span.start + span.count)]).elementsEqual(label)
             }
         }
     }

@@ -28,12 +28,16 @@ struct MutableTrie: Sendable {
         var next: Int32
     }
 
-    /// A slot of the static edge table; `parent` is -1 when empty.
-    struct EdgeSlot: Sendable {
-        static let empty = EdgeSlot(parent: -1, label: 0, child: 0)
+    /// A static edge of a wide node in ``wideStaticEdges``: the whole key (parent, label) and
+    /// the child, so that a probe touches one cache line; `parent` is -1 when empty.
+    struct StaticEdgeSlot: OpenAddressingSlot {
+        static let empty = StaticEdgeSlot(parent: -1, label: 0, child: 0)
         var parent: Int32
         var label: Int32
         var child: Int32
+
+        var isEmpty: Bool { parent < 0 }
+        var hash: Int { ByteHash.hash(parent, label) }
     }
 
     struct ConstrainedEdge: Linked {
@@ -55,17 +59,13 @@ struct MutableTrie: Sendable {
     }
 
     static let root: Int32 = 0
-    /// From this many static edges on, a node's edges are found through ``edgeSlots``.
+    /// From this many static edges on, a node's edges are found through ``wideStaticEdges``.
     static let hashedFanout: Int32 = 16
 
     private(set) var nodes: [Node] = [Node()]
     private var staticEdges: [StaticEdge] = []
-    /// Open addressing over the static edges of nodes with at least ``hashedFanout`` of them,
-    /// by (parent, label), each slot holding the whole key and the child so that a probe
-    /// touches one cache line; a power of two, at most half full.
-    private var edgeSlots = [EdgeSlot](repeating: .empty, count: 16)
-    /// How many edges ``edgeSlots`` holds.
-    private var hashedEdgeCount = 0
+    /// The static edges of nodes with at least ``hashedFanout`` of them, by (parent, label).
+    private var wideStaticEdges = OpenAddressingTable<StaticEdgeSlot>()
     private var constrainedEdges: [ConstrainedEdge] = []
     private var labels = LabelTable()
     private var terminals: [Terminal] = []
@@ -75,8 +75,8 @@ struct MutableTrie: Sendable {
 
     /// Makes room for `count` more routes of about one pattern each: room for two nodes and
     /// two static edges a route (room never written costs no memory pages, where growing
-    /// copies the whole table). The edge slots grow as wide nodes appear: they are written
-    /// when made, and how many edges end up there depends on the shape of the routes.
+    /// copies the whole table). ``wideStaticEdges`` grows as wide nodes appear: its slots are
+    /// written when made, and how many edges end up there depends on the shape of the routes.
     mutating func reserveCapacity(_ count: Int) {
         nodes.reserveCapacity(nodes.count + 2 * count)
         staticEdges.reserveCapacity(staticEdges.count + 2 * count)
@@ -128,11 +128,11 @@ struct MutableTrie: Sendable {
             var index = edge
             while index >= 0 {
                 let sibling = staticEdges[Int(index)]
-                addEdgeSlot(EdgeSlot(parent: node, label: sibling.label, child: sibling.child))
+                wideStaticEdges.insert(StaticEdgeSlot(parent: node, label: sibling.label, child: sibling.child))
                 index = sibling.next
             }
         default:
-            addEdgeSlot(EdgeSlot(parent: node, label: number, child: child))
+            wideStaticEdges.insert(StaticEdgeSlot(parent: node, label: number, child: child))
         }
         return child
     }
@@ -218,36 +218,7 @@ struct MutableTrie: Sendable {
             }
             return nil
         }
-        let mask = edgeSlots.count - 1
-        var position = ByteHash.hash(parent, label) & mask
-        while true {
-            let slot = edgeSlots[position]
-            guard slot.parent >= 0 else { return nil }
-            if slot.parent == parent, slot.label == label { return slot.child }
-            position = (position + 1) & mask
-        }
-    }
-
-    /// Adds an edge to the table, growing it first when that would make it over half full.
-    private mutating func addEdgeSlot(_ slot: EdgeSlot) {
-        if (hashedEdgeCount + 1) * 2 > edgeSlots.count { growEdgeSlots(to: edgeSlots.count * 2) }
-        insertEdgeSlot(slot, hash: ByteHash.hash(slot.parent, slot.label))
-        hashedEdgeCount += 1
-    }
-
-    private mutating func insertEdgeSlot(_ slot: EdgeSlot, hash: Int) {
-        let mask = edgeSlots.count - 1
-        var position = hash & mask
-        while edgeSlots[position].parent >= 0 { position = (position + 1) & mask }
-        edgeSlots[position] = slot
-    }
-
-    private mutating func growEdgeSlots(to capacity: Int) {
-        let old = edgeSlots
-        edgeSlots = [EdgeSlot](repeating: .empty, count: capacity)
-        for slot in old where slot.parent >= 0 {
-            insertEdgeSlot(slot, hash: ByteHash.hash(slot.parent, slot.label))
-        }
+        return wideStaticEdges.first(hash: ByteHash.hash(parent, label)) { $0.parent == parent && $0.label == label }?.child
     }
 
     // MARK: - Freezing

@@ -59,6 +59,17 @@ public struct Router: Sendable {
     /// - Returns: the match, or `nil` when no pattern accepts the URL.
     /// - Throws: ``URLParseError`` when a path segment has a bad escape or invalid UTF-8.
     public func match(_ url: ParsedURL, isAppLink: Bool) throws(URLParseError) -> RouteMatch? {
+        try matchCountingLimits(url, isAppLink: isAppLink).match
+    }
+
+    /// Finds the route for a URL, like ``match(_:isAppLink:)``, and counts the constraint
+    /// regexes that a PCRE2 limit stopped on the way (each counts as not accepting).
+    ///
+    /// - Returns: the match (or `nil`) and the number of limit hits.
+    /// - Throws: ``URLParseError`` when a path segment has a bad escape or invalid UTF-8.
+    public func matchCountingLimits(
+        _ url: ParsedURL, isAppLink: Bool
+    ) throws(URLParseError) -> (match: RouteMatch?, limitHits: Int) {
         let request = table.request(scheme: url.scheme, host: url.host, port: url.port, isAppLink: isAppLink)
         do {
             return try match(url, request)
@@ -69,7 +80,9 @@ public struct Router: Sendable {
         }
     }
 
-    private func match(_ url: ParsedURL, _ request: TrieTable.Request) throws(URLParseError) -> RouteMatch? {
+    private func match(
+        _ url: ParsedURL, _ request: TrieTable.Request
+    ) throws(URLParseError) -> (match: RouteMatch?, limitHits: Int) {
         // UTF-8 offsets of the host and path in the URL (`scheme://[userinfo@]host[:port]path?query#fragment`).
         let hostOffset = url.scheme.utf8.count + 3 + (url.userinfo.map { $0.utf8.count + 1 } ?? 0)
         let pathOffset =
@@ -81,10 +94,12 @@ public struct Router: Sendable {
         let table = self.table
         let captures = self.captures
         let entries = self.entries
+        var limitHits = 0
         let found = try RouteSegments.withSegments(
             host: url.isHTTP ? nil : url.host, path: url.path, hostOffset: hostOffset, pathOffset: pathOffset
         ) { (segments) throws(URLParseError) -> (entry: Entry, values: [(name: String, value: String)])? in
-            let found = table.lookup(segments, request)
+            let (found, hits) = table.lookupCountingLimits(segments, request)
+            limitHits = hits
             guard found >= 0 else { return nil }
             let entry = entries[Int(found)]
             var values: [(name: String, value: String)] = []
@@ -99,8 +114,9 @@ public struct Router: Sendable {
             }
             return (entry, values)
         }
-        guard let found else { return nil }
-        return RouteMatch(route: routes[Int(found.entry.route)], pattern: patternText(of: found.entry), captures: found.values)
+        guard let found else { return (nil, limitHits) }
+        let match = RouteMatch(route: routes[Int(found.entry.route)], pattern: patternText(of: found.entry), captures: found.values)
+        return (match, limitHits)
     }
 
     /// The entry index that `path` matches, without building captures: the benchmark seam

@@ -15,11 +15,17 @@ enum SegmentConstraint: Sendable {
     }
 
     func accepts(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        check(bytes) == .matched
+    }
+
+    /// Whether the constraint accepts `bytes`, and for a regex, whether a PCRE2 limit decided
+    /// (which counts as not accepted, and is counted).
+    func check(_ bytes: UnsafeBufferPointer<UInt8>) -> CompiledRegex.WholeMatchResult {
         switch self {
-        case .int: Self.isInt64(bytes)
-        case .uuid: Self.isUUID(bytes)
-        case .regex(let regex): regex.fullyMatches(bytes)
-        case .regexNeverMatching: false
+        case .int: Self.isInt64(bytes) ? .matched : .notMatched
+        case .uuid: Self.isUUID(bytes) ? .matched : .notMatched
+        case .regex(let regex): regex.wholeMatch(bytes)
+        case .regexNeverMatching: .notMatched
         }
     }
 

@@ -140,6 +140,14 @@ final class TrieTable: @unchecked Sendable {
         return walk(0, 0, segments, request, &observer)
     }
 
+    /// The entry of the best pattern for `segments`, or -1, and how many constraint regexes
+    /// a PCRE2 limit stopped on the way.
+    func lookupCountingLimits(_ segments: UnsafeBufferPointer<PathSegment>, _ request: Request) -> (entry: Int32, limitHits: Int) {
+        var observer = UnobservedWalk()
+        let entry = walk(0, 0, segments, request, &observer)
+        return (entry, observer.limitHits)
+    }
+
     /// The entry of the best pattern for `segments`, or -1, telling `observer` every decision
     /// on the way (``RouterTraceRecorder`` turns them into the `explain` trace). The one walk
     /// behind both ``lookup(_:_:)`` and `explain`, so the two cannot disagree.
@@ -177,8 +185,14 @@ final class TrieTable: @unchecked Sendable {
             let end = Int(node.constrainedStart + node.constrainedCount)
             for edgeIndex in Int(node.constrainedStart)..<end {
                 let edge = constrainedEdges[edgeIndex]
-                guard constraints[Int(edge.constraint)].accepts(segment.bytes) else {
+                switch constraints[Int(edge.constraint)].check(segment.bytes) {
+                case .matched:
+                    break
+                case .notMatched:
                     observer.refused(.constrained(edge.constraint), depth: depth, segment: segment)
+                    continue
+                case .limitExceeded:
+                    observer.hitLimit(.constrained(edge.constraint), depth: depth, segment: segment)
                     continue
                 }
                 observer.entered(.constrained(edge.constraint), depth: depth, segment: segment)

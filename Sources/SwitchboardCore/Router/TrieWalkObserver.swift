@@ -9,6 +9,9 @@ protocol TrieWalkObserver {
     /// `edge` does not take the segment at `depth`: no static edge has its label, or the
     /// constraint does not accept it.
     mutating func refused(_ edge: TrieEdge, depth: Int, segment: PathSegment)
+    /// The regex of `edge` hit a PCRE2 limit on the segment at `depth`: the edge does not take
+    /// it (as if refused), and the hit is counted.
+    mutating func hitLimit(_ edge: TrieEdge, depth: Int, segment: PathSegment)
     /// Nothing below `edge` matched; the walk goes on with the next edge at `depth`.
     mutating func backtracked(_ edge: TrieEdge, depth: Int, segment: PathSegment)
     /// The walk stops at `node`, at the end of the path (`segment` is `nil`) or at a `*`
@@ -27,11 +30,16 @@ enum TrieEdge {
     case parameter
 }
 
-/// The observer of the plain lookup: it keeps nothing, and its empty methods vanish once the
-/// walk is specialised for it.
+/// The observer of the plain lookup: it keeps only how many constraint regexes hit a PCRE2
+/// limit (for the metrics), and its other, empty methods vanish once the walk is specialised
+/// for it.
 struct UnobservedWalk: TrieWalkObserver {
+    /// Constraint regexes stopped by a PCRE2 limit during the walk.
+    var limitHits = 0
+
     @inline(__always) mutating func entered(_ edge: TrieEdge, depth: Int, segment: PathSegment) {}
     @inline(__always) mutating func refused(_ edge: TrieEdge, depth: Int, segment: PathSegment) {}
+    mutating func hitLimit(_ edge: TrieEdge, depth: Int, segment: PathSegment) { limitHits += 1 }
     @inline(__always) mutating func backtracked(_ edge: TrieEdge, depth: Int, segment: PathSegment) {}
     @inline(__always) mutating func ended(at node: TrieTable.Node, depth: Int, segment: PathSegment?, entry: Int32) {}
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Assembles one request from libmicrohttpd's callbacks and enforces the URL and body limits
@@ -49,11 +50,17 @@ final class HTTPRequestAssembler {
     /// The answer of a request handled off the MHD thread, published by that thread before
     /// it resumes the connection (see `MicroHTTPDaemonContext`).
     let deferredResponse = Mutex<HTTPResponse?>(nil)
+    /// The address just past the target as the URI log callback saw it (a C string), to tell
+    /// a NUL byte inside the target from its end.
+    var rawTargetEnd: UInt?
+    /// The connection the request arrives on (its admission and deadline), when known.
+    let connection: ConnectionRegistry.Connection?
     private var phase = Phase.awaitingHeaders
 
-    init(target: RawTarget, limits: Limits) {
+    init(target: RawTarget, limits: Limits, connection: ConnectionRegistry.Connection? = nil) {
         self.target = target
         self.limits = limits
+        self.connection = connection
     }
 
     /// Whether the first call for this request has been handled.
@@ -62,14 +69,23 @@ final class HTTPRequestAssembler {
         return true
     }
 
-    /// Checks the target, `Host` and the announced body size once the headers are in.
+    /// Checks the target, `Host`, the body's framing and its announced size once the headers
+    /// are in.
     ///
-    /// - Parameter isHTTP11: the request line said `HTTP/1.1` (which requires `Host`,
-    ///   RFC 9112 §3.2).
+    /// - Parameters:
+    ///   - isHTTP11: the request line said `HTTP/1.1` (which requires `Host`,
+    ///     RFC 9112 §3.2).
+    ///   - targetIsWhole: the target as a C string spans the whole target of the request
+    ///     line; `false` when a NUL byte cut it short.
     /// - Returns: a refusal to send at once (the connection is then closed), or `nil`
     ///   to go on reading the body.
-    func headersComplete(isHTTP11: Bool) -> HTTPRefusal? {
+    func headersComplete(isHTTP11: Bool, targetIsWhole: Bool = true) -> HTTPRefusal? {
         phase = .finished
+        guard targetIsWhole else {
+            return HTTPRefusal(
+                status: 400, code: "bad_request",
+                message: "the request target contains a NUL byte; percent-encode it")
+        }
         let targetLength: Int
         switch target {
         case .missing:
@@ -94,6 +110,7 @@ final class HTTPRequestAssembler {
         if isHTTP11, !headers.contains(where: { HTTPRequest.fieldNamesEqual($0.name, "Host") }) {
             return HTTPRefusal(status: 400, code: "bad_request", message: "an HTTP/1.1 request needs a Host header")
         }
+        if let refusal = framingRefusal() { return refusal }
         if let announced = contentLength, announced > limits.maxBodySize {
             return HTTPRefusal(
                 status: 413, code: "body_too_large",
@@ -154,6 +171,39 @@ final class HTTPRequestAssembler {
                     method: method, path: path, query: query, headers: headers, body: body,
                     remoteAddress: remoteAddress))
         }
+    }
+
+    /// Whether the request announces a body (`Content-Length` above 0, or any
+    /// `Transfer-Encoding`): an answer sent before it is read must close in stages.
+    var announcesBody: Bool {
+        if headers.contains(where: { HTTPRequest.fieldNamesEqual($0.name, "Transfer-Encoding") }) { return true }
+        return (contentLength ?? 0) > 0
+    }
+
+    /// Framing libmicrohttpd 0.9.75 accepts but gets wrong (RFC 9112 §6): it lets
+    /// `Transfer-Encoding` win over `Content-Length` and runs the bytes after the chunked body
+    /// as a next request (request smuggling), reads a body of any other coding until the
+    /// connection closes, and takes the first of several `Content-Length` fields.
+    private func framingRefusal() -> HTTPRefusal? {
+        let codings = headers.filter { HTTPRequest.fieldNamesEqual($0.name, "Transfer-Encoding") }
+            .flatMap { $0.value.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let lengths = headers.filter { HTTPRequest.fieldNamesEqual($0.name, "Content-Length") }
+        if !codings.isEmpty, !lengths.isEmpty {
+            return HTTPRefusal(
+                status: 400, code: "bad_request",
+                message: "the request has both Content-Length and Transfer-Encoding; send one of them")
+        }
+        if !codings.isEmpty, codings != ["chunked"] {
+            return HTTPRefusal(
+                status: 501, code: "not_implemented",
+                message: "the only transfer coding accepted is a single chunked")
+        }
+        if lengths.count > 1, Set(lengths.map(\.value)).count > 1 {
+            return HTTPRefusal(
+                status: 400, code: "bad_request", message: "the request has several different Content-Length values")
+        }
+        return nil
     }
 
     /// `Content-Length` as a number, when present and numeric (libmicrohttpd has already

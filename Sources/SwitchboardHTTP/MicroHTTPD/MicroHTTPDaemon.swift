@@ -8,7 +8,10 @@
 // - the per-request closure (`*con_cls`) is an `HTTPRequestAssembler`, retained by the URI
 //   log callback (which runs once per request, before MHD parses the target) and released
 //   by the request-completed callback (which MHD calls for every request the URI log
-//   callback saw: both set `client_aware` in 0.9.75).
+//   callback saw: both set `client_aware` in 0.9.75);
+// - the per-connection closure (`socket_context`) is a `ConnectionRegistry.Connection`,
+//   retained when the connection-notify callback reports it open and released when it
+//   reports it closed (before MHD closes the socket).
 
 import CMicroHTTPD
 import Dispatch
@@ -67,11 +70,14 @@ final class MicroHTTPDaemon: Sendable {
         var options: [MHD_OptionItem] = [
             // The logger first, so that MHD reports option errors through it too.
             sb_mhd_option_logger(microHTTPDaemonLog, contextPointer),
-            sb_mhd_option_unsigned(.CONNECTION_LIMIT, UInt32(configuration.maxConnections)),
+            // Above maxConnections, so that clients over it are read and answered 503 instead of
+            // waiting in the listen backlog (MHD stops accepting at its own limit).
+            sb_mhd_option_unsigned(.CONNECTION_LIMIT, UInt32(configuration.libraryConnectionLimit)),
             sb_mhd_option_unsigned(.CONNECTION_TIMEOUT, UInt32(configuration.connectionTimeoutSeconds)),
             sb_mhd_option_size(.CONNECTION_MEMORY_LIMIT, configuration.connectionMemoryLimit),
             sb_mhd_option_uri_log(microHTTPDaemonRequestStarted, contextPointer),
             sb_mhd_option_notify_completed(microHTTPDaemonRequestCompleted, contextPointer),
+            sb_mhd_option_notify_connection(microHTTPDaemonConnectionChanged, contextPointer),
         ]
         if configuration.threadingMode != .threadPerConnection, configuration.threadPoolSize > 1 {
             options.append(sb_mhd_option_unsigned(.THREAD_POOL_SIZE, UInt32(configuration.threadPoolSize)))
@@ -87,6 +93,7 @@ final class MicroHTTPDaemon: Sendable {
             }
         }
         guard let started else {
+            context.watchdog.stop()
             let reason = context.lastLibraryMessage.withLock { $0 } ?? "no reason given"
             throw HTTPServerError(
                 .startFailed, "cannot listen on \(configuration.listenDescription): \(reason)", context: where_,
@@ -131,6 +138,7 @@ final class MicroHTTPDaemon: Sendable {
     func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         MHD_stop_daemon(daemon.raw)
+        context.watchdog.stop()
         if let socket = quiescedListenSocket.withLock({ $0 }) {
             _ = close(socket)
         }
@@ -167,6 +175,10 @@ final class MicroHTTPDaemon: Sendable {
 /// What the C callbacks share across MHD's threads, reached through MHD's `cls` pointer.
 final class MicroHTTPDaemonContext: Sendable {
     let limits: HTTPRequestAssembler.Limits
+    let registry: ConnectionRegistry
+    let watchdog: ConnectionWatchdog
+    /// Paths answered even on a connection over the limits (probes).
+    let probePaths: Set<String>
     let handler: @Sendable (HTTPRequest) -> HTTPResponse
     let refusalResponder: @Sendable (HTTPRefusal) -> HTTPResponse
     let logger: Logger
@@ -179,34 +191,89 @@ final class MicroHTTPDaemonContext: Sendable {
     /// The last message libmicrohttpd logged (explains a failed start).
     let lastLibraryMessage = Mutex<String?>(nil)
 
+    /// Starts the ``watchdog``'s thread: stop it with the daemon.
     init(
-        limits: HTTPRequestAssembler.Limits, logger: Logger,
+        configuration: HTTPServerConfiguration, logger: Logger,
         refusalResponder: @escaping @Sendable (HTTPRefusal) -> HTTPResponse,
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
     ) {
-        self.limits = limits
+        self.limits = HTTPRequestAssembler.Limits(
+            maxURLLength: configuration.maxURLLength,
+            maxBodySize: configuration.maxBodySize,
+            maxDiscardedBodySize: configuration.maxDiscardedBodySize)
+        let registry = ConnectionRegistry(
+            limits: ConnectionRegistry.Limits(
+                maxConnections: configuration.maxConnections,
+                maxConnectionsPerClient: configuration.maxConnectionsPerClient,
+                requestTimeout: configuration.requestTimeout,
+                keepAliveIdle: configuration.connectionTimeout,
+                overLimitGrace: min(configuration.requestTimeout, .seconds(2))))
+        self.registry = registry
+        self.probePaths = configuration.probePaths
         self.logger = logger
         self.refusalResponder = refusalResponder
         self.handler = handler
+        let timeout = HTTPRefusal(
+            status: 408, code: "request_timeout",
+            message: "the request did not arrive within \(configuration.requestTimeout)")
+        self.watchdog = ConnectionWatchdog(
+            registry: registry,
+            timeoutAnswer: Self.respond(to: timeout, with: refusalResponder).closingWireBytes,
+            overLimitAnswer: Self.respond(to: Self.overLimitRefusal(.serverFull), with: refusalResponder)
+                .closingWireBytes,
+            maxLingeringBytes: configuration.maxDiscardedBodySize)
+    }
+
+    /// The refusal for a request on a connection over the limits.
+    static func overLimitRefusal(_ admission: ConnectionRegistry.Admission) -> HTTPRefusal {
+        let which = admission == .clientFull ? "from this client address" : "to this server"
+        return HTTPRefusal(
+            status: 503, code: "too_many_connections",
+            message: "too many connections are open \(which); retry later", retryAfterSeconds: 1)
+    }
+
+    /// The responder's answer to `refusal`, with its `Retry-After`.
+    private static func respond(
+        to refusal: HTTPRefusal, with responder: @Sendable (HTTPRefusal) -> HTTPResponse
+    ) -> HTTPResponse {
+        var response = responder(refusal)
+        if let seconds = refusal.retryAfterSeconds {
+            response.headers.append((name: "Retry-After", value: "\(seconds)"))
+        }
+        return response
     }
 
     /// A new request: its assembler, retained for MHD's `*con_cls`.
-    fileprivate func beginRequest(rawTarget: UnsafePointer<CChar>?) -> UnsafeMutableRawPointer {
+    fileprivate func beginRequest(rawTarget: UnsafePointer<CChar>?, connection: OpaquePointer?)
+        -> UnsafeMutableRawPointer
+    {
         let target: HTTPRequestAssembler.RawTarget
+        let targetEnd: UInt?
         if let rawTarget {
             target = String(validatingCString: rawTarget).map { .text($0) } ?? .notUTF8
+            targetEnd = UInt(bitPattern: rawTarget) + UInt(strlen(rawTarget))
         } else {
             target = .missing
+            targetEnd = nil
         }
+        let registered = connection.flatMap(Self.registeredConnection)
+        // The request line is in: the rest of the request has requestTimeout from now.
+        registered?.tighten(to: ConnectionRegistry.time(after: registry.limits.requestTimeout))
         inFlightRequests.add(1, ordering: .sequentiallyConsistent)
-        return Unmanaged.passRetained(HTTPRequestAssembler(target: target, limits: limits)).toOpaque()
+        let assembler = HTTPRequestAssembler(target: target, limits: limits, connection: registered)
+        assembler.rawTargetEnd = targetEnd
+        return Unmanaged.passRetained(assembler).toOpaque()
     }
 
     /// The request is over (answered, failed or the connection closed): release its assembler.
     fileprivate func endRequest(_ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
         guard let assembler = slot.pointee else { return }
         slot.pointee = nil
-        Unmanaged<HTTPRequestAssembler>.fromOpaque(assembler).release()
+        let released = Unmanaged<HTTPRequestAssembler>.fromOpaque(assembler)
+        // A keep-alive connection may idle, then has requestTimeout for its next request.
+        released.takeUnretainedValue().connection?.arm(
+            at: ConnectionRegistry.time(after: registry.limits.keepAliveIdle + registry.limits.requestTimeout))
+        released.release()
         let remaining = inFlightRequests.subtract(1, ordering: .sequentiallyConsistent).newValue
         // Only a draining server has waiters: the serving path never takes the lock.
         if remaining == 0, isDraining.load(ordering: .sequentiallyConsistent) {
@@ -215,6 +282,40 @@ final class MicroHTTPDaemonContext: Sendable {
                 return state.waiting.values
             }
             for waiter in waiters { waiter.resume() }
+        }
+    }
+
+    /// A connection has opened: registers it (deciding whether it is within the limits) and
+    /// keeps it in MHD's `socket_context`.
+    fileprivate func connectionOpened(_ connection: OpaquePointer, context: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+        let socket = Int32(sb_mhd_connection_socket(connection))
+        let registered = registry.open(socket: socket, client: remoteAddress(of: connection))
+        if registered.admission != .admitted {
+            logger.notice(
+                "connection over the limit: its request gets 503",
+                metadata: [
+                    "limit": "\(registered.admission == .serverFull ? "max_connections" : "max_connections_per_client")",
+                    "client": "\(registered.client ?? "unknown")",
+                ])
+        }
+        context.pointee = Unmanaged.passRetained(registered).toOpaque()
+    }
+
+    /// A connection has closed (MHD closes its socket next): unregisters it and hands a
+    /// duplicate socket kept for a close in stages to the watchdog.
+    fileprivate func connectionClosed(_ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+        guard let opaque = context.pointee else { return }
+        context.pointee = nil
+        let registered = Unmanaged<ConnectionRegistry.Connection>.fromOpaque(opaque).takeRetainedValue()
+        registry.close(registered)
+        let lingering = registered.lingeringSocket.exchange(-1, ordering: .acquiringAndReleasing)
+        if lingering >= 0 { watchdog.closeInStages(lingering) }
+    }
+
+    /// The registry's record of an MHD connection, from its `socket_context`.
+    private static func registeredConnection(_ connection: OpaquePointer) -> ConnectionRegistry.Connection? {
+        sb_mhd_connection_socket_context(connection).map {
+            Unmanaged<ConnectionRegistry.Connection>.fromOpaque($0).takeUnretainedValue()
         }
     }
 
@@ -276,7 +377,7 @@ final class MicroHTTPDaemonContext: Sendable {
     ) -> MHD_Result {
         if slot.pointee == nil {
             // The URI log callback always runs first; this is only a safety net.
-            slot.pointee = beginRequest(rawTarget: nil)
+            slot.pointee = beginRequest(rawTarget: nil, connection: connection)
         }
         guard let opaque = slot.pointee else { return .NO }
         let assembler = Unmanaged<HTTPRequestAssembler>.fromOpaque(opaque).takeUnretainedValue()
@@ -284,8 +385,13 @@ final class MicroHTTPDaemonContext: Sendable {
         if !assembler.hasStarted {
             MHD_get_connection_values_n(connection, .HEADER_KIND, microHTTPDaemonCollectHeader, opaque)
             let isHTTP11 = version.map { strcmp($0, "HTTP/1.1") == 0 } ?? false
-            if let refusal = assembler.headersComplete(isHTTP11: isHTTP11) {
-                return queue(refusalResponder(refusal), on: connection, closeConnection: true)
+            let refusal =
+                assembler.headersComplete(isHTTP11: isHTTP11, targetIsWhole: Self.targetIsWhole(assembler, version))
+                ?? overLimitRefusal(assembler)
+            if let refusal {
+                guard assembler.connection?.disarm() ?? true else { return .NO }
+                if assembler.announcesBody { keepForClosingInStages(connection, assembler) }
+                return queue(Self.respond(to: refusal, with: refusalResponder), on: connection, closeConnection: true)
             }
             return .YES
         }
@@ -311,19 +417,53 @@ final class MicroHTTPDaemonContext: Sendable {
 
         // Called again after a resume: the answer computed off the MHD thread is ready.
         if let deferred = assembler.deferredResponse.withLock({ $0.take() }) {
-            return queue(deferred, on: connection, closeConnection: false)
+            return queue(deferred, on: connection, closeConnection: assembler.connection?.admission != .admitted)
         }
+        // The whole request is in: its deadline no longer applies, unless it has passed and
+        // the watchdog has answered already.
+        guard assembler.connection?.disarm() ?? true else { return .NO }
         let methodName = method.map { String(cString: $0) } ?? ""
         switch assembler.finish(method: methodName, remoteAddress: remoteAddress(of: connection)) {
         case .failure(let refusal):
-            return queue(refusalResponder(refusal), on: connection, closeConnection: true)
+            return queue(Self.respond(to: refusal, with: refusalResponder), on: connection, closeConnection: true)
         case .success(let request):
             guard Self.runsOffWorker(request) else {
-                return queue(handler(request), on: connection, closeConnection: false)
+                // A probe answered over the connection limits does not keep its room.
+                let overLimit = assembler.connection.map { $0.admission != .admitted } ?? false
+                return queue(handler(request), on: connection, closeConnection: overLimit)
             }
             handleOffWorker(request, connection: connection, assembler: assembler)
             return .YES
         }
+    }
+
+    /// Whether the target the URI log callback saw as a C string is the whole target of the
+    /// request line: MHD puts a NUL after the target and the version string right after it,
+    /// so a NUL byte sent inside the target shows as a gap between the two.
+    private static func targetIsWhole(_ assembler: HTTPRequestAssembler, _ version: UnsafePointer<CChar>?) -> Bool {
+        guard let end = assembler.rawTargetEnd, let version, version.pointee != 0 else { return true }
+        return UInt(bitPattern: version) == end + 1
+    }
+
+    /// The 503 for a request on a connection over the limits, unless it asks for a probe.
+    private func overLimitRefusal(_ assembler: HTTPRequestAssembler) -> HTTPRefusal? {
+        guard let connection = assembler.connection, connection.admission != .admitted else { return nil }
+        if case .text(let target) = assembler.target {
+            let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(target[..<$0]) } ?? target
+            if probePaths.contains(path) { return nil }
+        }
+        return Self.overLimitRefusal(connection.admission)
+    }
+
+    /// Keeps a duplicate of the connection's socket: MHD closes its own after the answer, and
+    /// the watchdog then closes the duplicate in stages, so that a client still sending the
+    /// body reads the answer instead of a reset.
+    private func keepForClosingInStages(_ connection: OpaquePointer, _ assembler: HTTPRequestAssembler) {
+        guard let registered = assembler.connection, registered.socket >= 0 else { return }
+        let duplicate = fcntl(registered.socket, F_DUPFD_CLOEXEC, 0)
+        guard duplicate >= 0 else { return }
+        let previous = registered.lingeringSocket.exchange(duplicate, ordering: .acquiringAndReleasing)
+        if previous >= 0 { _ = close(previous) }
     }
 
     /// Requests that may take long (a reload builds a whole snapshot; admin writes persist
@@ -543,7 +683,24 @@ private func microHTTPDaemonRequestStarted(
     _ connection: OpaquePointer?
 ) -> UnsafeMutableRawPointer? {
     guard let cls else { return nil }
-    return Unmanaged<MicroHTTPDaemonContext>.fromOpaque(cls).takeUnretainedValue().beginRequest(rawTarget: uri)
+    return Unmanaged<MicroHTTPDaemonContext>.fromOpaque(cls).takeUnretainedValue().beginRequest(
+        rawTarget: uri, connection: connection)
+}
+
+/// `MHD_NotifyConnectionCallback` (`MHD_OPTION_NOTIFY_CONNECTION`).
+private func microHTTPDaemonConnectionChanged(
+    _ cls: UnsafeMutableRawPointer?,
+    _ connection: OpaquePointer?,
+    _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ change: MHD_ConnectionNotificationCode
+) {
+    guard let cls, let connection, let socketContext else { return }
+    let context = Unmanaged<MicroHTTPDaemonContext>.fromOpaque(cls).takeUnretainedValue()
+    switch change {
+    case .CONNECTION_NOTIFY_STARTED: context.connectionOpened(connection, context: socketContext)
+    case .CONNECTION_NOTIFY_CLOSED: context.connectionClosed(socketContext)
+    default: break
+    }
 }
 
 /// `MHD_OPTION_NOTIFY_COMPLETED`.

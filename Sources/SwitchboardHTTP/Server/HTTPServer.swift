@@ -76,12 +76,8 @@ package final class HTTPServer: Service, Sendable {
                     .invalidState, "the HTTP server was already started", context: "HTTPServer.start()",
                     fix: "create a new HTTPServer to listen again")
             }
-            let limits = HTTPRequestAssembler.Limits(
-                maxURLLength: configuration.maxURLLength,
-                maxBodySize: configuration.maxBodySize,
-                maxDiscardedBodySize: configuration.maxDiscardedBodySize)
             let context = MicroHTTPDaemonContext(
-                limits: limits, logger: logger, refusalResponder: refusalResponder, handler: handler)
+                configuration: configuration, logger: logger, refusalResponder: refusalResponder, handler: handler)
             let daemon = try MicroHTTPDaemon(configuration: configuration, context: context)
             port.store(daemon.boundPort, ordering: .releasing)
             state = .running(daemon)
@@ -117,6 +113,12 @@ package final class HTTPServer: Service, Sendable {
     /// Requests received and not yet fully answered (0 when not running).
     package var inFlightRequestCount: Int {
         if case .running(let daemon) = state.withLock({ $0 }) { return daemon.inFlightRequests }
+        return 0
+    }
+
+    /// Connections open now, within the connection limits or over them (0 when not running).
+    package var openConnectionCount: Int {
+        if case .running(let daemon) = state.withLock({ $0 }) { return daemon.context.registry.openCount }
         return 0
     }
 

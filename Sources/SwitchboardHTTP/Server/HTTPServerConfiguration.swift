@@ -19,10 +19,26 @@ package struct HTTPServerConfiguration: Sendable {
     package var threadingMode: HTTPThreadingMode
     /// Worker threads for the thread-pool modes (default: active processor count).
     package var threadPoolSize: Int
-    /// Connections held at once; further clients wait in the listen backlog (default 1,024).
+    /// Connections served at once (default 1,024). A connection over it is still accepted
+    /// (libmicrohttpd's own limit is ``libraryConnectionLimit``): its request gets `503
+    /// too_many_connections` with `Retry-After` and the connection is closed, unless the
+    /// request is for one of ``probePaths``.
     package var maxConnections: Int
+    /// Connections served at once for one client IP address (default 256); over it, the
+    /// same `503` as over ``maxConnections``.
+    package var maxConnectionsPerClient: Int
+    /// Paths answered even for a connection over the connection limits (health and
+    /// readiness probes must not be starved by clients); the connection is closed after the
+    /// answer. The HTTP layer knows no endpoint: the application names them.
+    package var probePaths: Set<String>
     /// Idle time after which a connection is closed (whole seconds, default 30 s).
     package var connectionTimeout: Duration
+    /// Time a request has to arrive whole, head and body (default 10 s), counted from the
+    /// opening of the connection or, on a keep-alive connection, from the request line (a
+    /// keep-alive connection may first idle for ``connectionTimeout``). Past it the client
+    /// gets `408 request_timeout` and the connection is closed, however steadily the bytes
+    /// trickle in: the connection timeout alone only catches silence.
+    package var requestTimeout: Duration
     /// Memory libmicrohttpd may use per connection for the request line, headers and
     /// buffers (default 32 KiB: an 8 KiB URL plus about 12 KiB of headers; more headers get
     /// libmicrohttpd's own 431). Must leave room for a URL of `maxURLLength` plus headers.
@@ -36,8 +52,10 @@ package struct HTTPServerConfiguration: Sendable {
     /// Largest accepted request body in bytes; larger gets `413 body_too_large`
     /// (default 1 MiB).
     package var maxBodySize: Int
-    /// Bytes of an over-limit *chunked* body read and thrown away so the client can receive
-    /// its 413; past this the connection is dropped without an answer (default 1 MiB).
+    /// Bytes of a refused request body read and thrown away so that the client can receive
+    /// its answer: of an over-limit *chunked* body before the 413 (past this the connection is
+    /// dropped without an answer), and after an early refusal while the connection closes in
+    /// stages (RFC 9112 §9.6; default 4 MiB).
     package var maxDiscardedBodySize: Int
     /// How long a graceful shutdown lets requests in flight finish before closing their
     /// connections (default 10 s).
@@ -53,11 +71,14 @@ package struct HTTPServerConfiguration: Sendable {
         threadingMode: HTTPThreadingMode = .pollThreadPool,
         threadPoolSize: Int = HTTPServerConfiguration.defaultThreadPoolSize,
         maxConnections: Int = 1024,
+        maxConnectionsPerClient: Int = 256,
+        probePaths: Set<String> = [],
         connectionTimeout: Duration = .seconds(30),
+        requestTimeout: Duration = .seconds(10),
         connectionMemoryLimit: Int = 32 * 1024,
         maxURLLength: Int = 8 * 1024,
         maxBodySize: Int = 1024 * 1024,
-        maxDiscardedBodySize: Int = 1024 * 1024,
+        maxDiscardedBodySize: Int = 4 * 1024 * 1024,
         shutdownGrace: Duration = .seconds(10)
     ) {
         self.host = host
@@ -65,7 +86,10 @@ package struct HTTPServerConfiguration: Sendable {
         self.threadingMode = threadingMode
         self.threadPoolSize = threadPoolSize
         self.maxConnections = maxConnections
+        self.maxConnectionsPerClient = maxConnectionsPerClient
+        self.probePaths = probePaths
         self.connectionTimeout = connectionTimeout
+        self.requestTimeout = requestTimeout
         self.connectionMemoryLimit = connectionMemoryLimit
         self.maxURLLength = maxURLLength
         self.maxBodySize = maxBodySize
@@ -93,6 +117,14 @@ package struct HTTPServerConfiguration: Sendable {
         return Int(seconds) + (attoseconds > 0 ? 1 : 0)
     }
 
+    /// Connections libmicrohttpd itself holds: ``maxConnections`` plus room for the clients
+    /// over it, so that they are accepted and answered (a `503`, or a probe) instead of
+    /// waiting unanswered in the listen backlog. They are answered at once or closed after a
+    /// short grace, so the room turns over quickly.
+    package var libraryConnectionLimit: Int {
+        maxConnections + min(max(16, maxConnections / 8), 256)
+    }
+
     /// Checks every setting; `HTTPServer.init` calls this.
     ///
     /// - Throws: ``HTTPServerError`` naming the setting, its value and an allowed range.
@@ -106,6 +138,13 @@ package struct HTTPServerConfiguration: Sendable {
         }
         guard (1...1_000_000).contains(maxConnections) else {
             throw invalid("maxConnections", maxConnections, "must be 1...1000000")
+        }
+        guard (1...1_000_000).contains(maxConnectionsPerClient) else {
+            throw invalid("maxConnectionsPerClient", maxConnectionsPerClient, "must be 1...1000000")
+        }
+        guard requestTimeout >= .seconds(1), requestTimeout <= .seconds(86_400) else {
+            throw invalid(
+                "requestTimeout", requestTimeout, "must be 1 s...1 day; without it a client can trickle a request forever")
         }
         let timeout = connectionTimeoutSeconds
         guard (1...86_400).contains(timeout), connectionTimeout > .zero else {
@@ -133,15 +172,18 @@ package struct HTTPServerConfiguration: Sendable {
         }
         if threadingMode == .epollThreadPool {
             let perWorker = HTTPThreadingMode.epollConnectionsPerWorker
-            let neededWorkers = (maxConnections + perWorker - 1) / perWorker
+            // libmicrohttpd holds up to libraryConnectionLimit, the room over maxConnections included.
+            let neededWorkers = (libraryConnectionLimit + perWorker - 1) / perWorker
             guard threadPoolSize >= neededWorkers else {
+                let room = libraryConnectionLimit - maxConnections
                 throw HTTPServerError(
                     .invalidConfiguration,
                     "threadingMode epoll with \(threadPoolSize) worker(s) and maxConnections \(maxConnections) "
-                        + "can stall: libmicrohttpd 0.9.75 blocks a worker that sees exactly 128 ready connections",
+                        + "(+\(room) for clients over it) can stall: libmicrohttpd 0.9.75 blocks a worker that sees "
+                        + "exactly 128 ready connections",
                     context: "threadingMode, threadPoolSize, maxConnections",
                     fix: "use threadingMode poll, or threadPoolSize ≥ \(neededWorkers), "
-                        + "or maxConnections ≤ \(perWorker * threadPoolSize)")
+                        + "or lower maxConnections so that maxConnections + its room ≤ \(perWorker * threadPoolSize)")
             }
         }
     }

@@ -20,7 +20,8 @@ struct OpenEndpoint: Sendable {
             let (resolved, outcome) = try snapshot.resolver.resolveWithOutcome(url, context: requestContext)
             context.metrics.recordResolution(
                 routeID: resolved.match?.route.id, firedRuleIDs: resolved.ruleIDs,
-                ruleErrors: outcome.errors.count, limitHits: outcome.limitHits.count)
+                ruleErrors: outcome.errors.count, limitHits: outcome.limitHits.count,
+                constraintLimitHits: resolved.constraintLimitHits)
             resolution = resolved
         } catch {
             throw Self.noRedirect("the url is not a valid URL")

@@ -44,8 +44,9 @@ struct ResolveEndpoint: Sendable {
                 url, with: snapshot, context: requestContext, cache: cacheKey == nil ? nil : .miss)
             let status = resolution.matched ? 200 : 404
             let body = resolution.jsonBytes
-            // A rule that failed or hit a PCRE2 limit is counted on every request: not cached.
-            if let cacheKey, outcome.errors.isEmpty, outcome.limitHits.isEmpty {
+            // A rule that failed, or a regex that hit a PCRE2 limit, is counted on every
+            // request: not cached.
+            if let cacheKey, outcome.errors.isEmpty, outcome.limitHits.isEmpty, resolution.constraintLimitHits == 0 {
                 let answer = ResolveCache.Answer(
                     status: status, body: body, routeID: resolution.match?.route.id, firedRuleIDs: resolution.ruleIDs)
                 snapshot.resolveCache.store(answer, for: cacheKey)
@@ -71,7 +72,8 @@ struct ResolveEndpoint: Sendable {
     /// `POST /resolve`: every URL of the batch against one snapshot, each result exactly the
     /// `GET /resolve` body plus its own `status`.
     func post(_ request: APIRequest) throws(APIError) -> HTTPResponse {
-        let urls = try request.decodeBody(BatchResolveBody.self, describedAs: #"{"urls": ["<URL>", …]}"#).urls
+        let body = try request.decodeBody(BatchResolveBody.self, describedAs: #"{"urls": ["<URL>" or {"url": …}, …]}"#)
+        let urls = body.urls
         guard !urls.isEmpty else {
             throw APIError.badRequest("invalid_body", "'urls' is empty; give 1 to \(Self.maximumBatchSize) URLs")
         }
@@ -83,8 +85,10 @@ struct ResolveEndpoint: Sendable {
         let snapshot = context.snapshot
         let explain = try Self.explainFlag(request)
         let requestContext = RequestContext(request: request.http, query: request.query, now: context.clock())
-        let results: [JSONValue] = urls.map { url in
-            let answer = resolve(url, with: snapshot, context: requestContext, explain: explain)
+            .overridden(by: body.context)
+        let results: [JSONValue] = urls.map { item in
+            let answer = resolve(
+                item.url, with: snapshot, context: requestContext.overridden(by: item.context), explain: explain)
             guard case .object(var members) = answer.body else { return answer.body }
             members.append(("status", .number(Double(answer.status))))
             return .object(members)
@@ -122,19 +126,90 @@ struct ResolveEndpoint: Sendable {
         let (resolution, outcome) = try snapshot.resolver.resolveWithOutcome(url, context: requestContext)
         context.metrics.recordResolution(
             routeID: resolution.match?.route.id, firedRuleIDs: resolution.ruleIDs, ruleErrors: outcome.errors.count,
-            limitHits: outcome.limitHits.count, cache: cache)
+            limitHits: outcome.limitHits.count, constraintLimitHits: resolution.constraintLimitHits, cache: cache)
         return (resolution, outcome)
     }
 }
 
-/// The body of `POST /resolve`: exactly `{"urls": ["…", …]}`.
+/// The body of `POST /resolve`: `{"urls": [...], "context"?: {...}}`, where each URL is a
+/// string or `{"url": "…", "platform"?, "appVersion"?, "device"?, "at"?}`. A context given
+/// for the batch applies to every URL, one given with a URL to that URL; either overrides what
+/// the request's parameters and headers say.
 struct BatchResolveBody: Decodable {
-    let urls: [String]
+    /// One URL of the batch, with the context of its own, if any.
+    struct Item: Decodable {
+        let url: String
+        let context: BatchContext?
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case urls }
+        init(from decoder: any Decoder) throws {
+            if let url = try? decoder.singleValueContainer().decode(String.self) {
+                self.url = url
+                context = nil
+                return
+            }
+            try decoder.rejectUnknownKeys(allowed: ["url"] + BatchContext.CodingKeys.allCases.map(\.rawValue))
+            url = try decoder.container(keyedBy: AnyCodingKey.self).decode(String.self, forKey: AnyCodingKey(stringValue: "url"))
+            context = try BatchContext(from: decoder)
+        }
+    }
+
+    let urls: [Item]
+    let context: BatchContext?
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case urls, context }
 
     init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
-        urls = try decoder.container(keyedBy: CodingKeys.self).decode([String].self, forKey: .urls)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        urls = try container.decode([Item].self, forKey: .urls)
+        context = try container.decodeIfPresent(BatchContext.self, forKey: .context)
+    }
+}
+
+/// The asking app, as a batch states it: each field given replaces the request's own.
+struct BatchContext: Decodable {
+    let platform: String?
+    let appVersion: String?
+    let device: String?
+    /// The time of the request (RFC 3339 with an offset), to try time-windowed rules.
+    let at: Double?
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case platform, appVersion, device, at }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        platform = try container.decodeIfPresent(String.self, forKey: .platform)
+        if let platform, !["ios", "android", "web"].contains(platform.lowercased()) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .platform, in: container, debugDescription: "platform must be ios, android or web, not '\(platform)'")
+        }
+        appVersion = try container.decodeIfPresent(String.self, forKey: .appVersion)
+        if let appVersion, SemanticVersion(appVersion) == nil {
+            throw DecodingError.dataCorruptedError(
+                forKey: .appVersion, in: container, debugDescription: "'\(appVersion)' is not a version such as 5.3.0")
+        }
+        device = try container.decodeIfPresent(String.self, forKey: .device)
+        if let text = try container.decodeIfPresent(String.self, forKey: .at) {
+            guard let seconds = RequestContext.seconds(rfc3339: text) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .at, in: container,
+                    debugDescription: "'\(text)' is not an RFC 3339 date-time with an offset, such as 2026-11-11T01:00:00+08:00")
+            }
+            at = seconds
+        } else {
+            at = nil
+        }
+    }
+}
+
+extension RequestContext {
+    /// This context with what `batch` states in place of its own values.
+    func overridden(by batch: BatchContext?) -> RequestContext {
+        guard let batch else { return self }
+        var context = RequestContext(
+            platform: batch.platform ?? platform, appVersion: batch.appVersion, deviceID: batch.device ?? deviceID,
+            now: batch.at ?? now)
+        if batch.appVersion == nil { context.appVersion = appVersion }
+        return context
     }
 }

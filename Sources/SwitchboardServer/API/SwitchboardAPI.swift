@@ -54,6 +54,7 @@ package struct SwitchboardAPI: Sendable {
         table.add("POST", "/admin/rollback", Endpoint("admin", access: .admin, handle: admin.rollback))
         table.add("POST", "/admin/reload", Endpoint("admin", access: .admin, handle: admin.reload))
         table.add("GET", "/admin/status", Endpoint("admin", access: .admin) { admin.status($0) })
+        table.add("GET", "/admin/table", Endpoint("admin", access: .admin, handle: AdminTableEndpoint(context: context).list))
         self.table = table
     }
 

@@ -139,6 +139,10 @@ package final class SwitchboardApplication: Sendable {
         var configuration = try HTTPServerConfiguration(listen: listen ?? settings.listen)
         configuration.threadPoolSize = settings.threads ?? HTTPServerConfiguration.defaultThreadPoolSize
         configuration.maxConnections = settings.limits.maxConnections
+        configuration.maxConnectionsPerClient = settings.limits.maxConnectionsPerClient
+        configuration.requestTimeout = .seconds(settings.limits.requestTimeoutSeconds)
+        // Probes are answered even when clients fill the connection limits (design.md §7).
+        configuration.probePaths = ["/healthz", "/livez", "/readyz"]
         configuration.connectionTimeout = .seconds(settings.limits.connectionTimeoutSeconds)
         configuration.maxURLLength = settings.limits.maxURLBytes
         configuration.maxBodySize = settings.limits.maxBodyBytes

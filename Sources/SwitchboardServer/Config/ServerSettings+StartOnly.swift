@@ -19,6 +19,8 @@ extension ServerSettings {
         ("limits.max_body_bytes", { $0.limits.maxBodyBytes }),
         ("limits.connection_timeout_seconds", { $0.limits.connectionTimeoutSeconds }),
         ("limits.max_connections", { $0.limits.maxConnections }),
+        ("limits.max_connections_per_client", { $0.limits.maxConnectionsPerClient }),
+        ("limits.request_timeout_seconds", { $0.limits.requestTimeoutSeconds }),
     ]
 
     /// The start-only keys whose value in `self` differs from the one the server started with.

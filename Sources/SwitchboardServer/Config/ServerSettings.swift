@@ -71,6 +71,11 @@ package struct ServerSettings: Sendable, Hashable, Codable {
         package var maxRoutes: Int = 1_000_000
         package var connectionTimeoutSeconds: Int = 30
         package var maxConnections: Int = 1_024
+        /// Connections one client IP address may hold; over it, `503 too_many_connections`.
+        /// Behind a proxy every client has the proxy's address: raise it to `max_connections`.
+        package var maxConnectionsPerClient: Int = 256
+        /// Seconds a request (head and body) has to arrive whole; then `408` and close.
+        package var requestTimeoutSeconds: Int = 10
 
         package init() {}
 
@@ -81,6 +86,8 @@ package struct ServerSettings: Sendable, Hashable, Codable {
             case maxRoutes = "max_routes"
             case connectionTimeoutSeconds = "connection_timeout_seconds"
             case maxConnections = "max_connections"
+            case maxConnectionsPerClient = "max_connections_per_client"
+            case requestTimeoutSeconds = "request_timeout_seconds"
         }
 
         package init(from decoder: any Decoder) throws {
@@ -101,6 +108,8 @@ package struct ServerSettings: Sendable, Hashable, Codable {
             maxRoutes = try positive(.maxRoutes, defaults.maxRoutes)
             connectionTimeoutSeconds = try positive(.connectionTimeoutSeconds, defaults.connectionTimeoutSeconds)
             maxConnections = try positive(.maxConnections, defaults.maxConnections)
+            maxConnectionsPerClient = try positive(.maxConnectionsPerClient, defaults.maxConnectionsPerClient)
+            requestTimeoutSeconds = try positive(.requestTimeoutSeconds, defaults.requestTimeoutSeconds)
         }
     }
 

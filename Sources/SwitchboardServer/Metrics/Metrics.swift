@@ -59,6 +59,7 @@ package final class Metrics: Sendable {
         var ruleHits: [String: Int] = [:]
         var ruleErrors = 0
         var ruleLimitHits = 0
+        var constraintLimitHits = 0
         var cacheHits = 0
         var cacheMisses = 0
 
@@ -71,6 +72,7 @@ package final class Metrics: Sendable {
             ruleHits.merge(other.ruleHits, uniquingKeysWith: +)
             ruleErrors += other.ruleErrors
             ruleLimitHits += other.ruleLimitHits
+            constraintLimitHits += other.constraintLimitHits
             cacheHits += other.cacheHits
             cacheMisses += other.cacheMisses
         }
@@ -157,17 +159,19 @@ package final class Metrics: Sendable {
         case miss
     }
 
-    /// Records what a resolution did: the route hit, the rules that fired or failed, and
-    /// whether the resolve cache answered it (`nil`: the cache could not: `explain`, a batch,
-    /// the cache off).
+    /// Records what a resolution did: the route hit, the rules that fired or failed, the
+    /// regexes a PCRE2 limit stopped (rules' and route constraints'), and whether the resolve
+    /// cache answered it (`nil`: the cache could not: `explain`, a batch, the cache off).
     package func recordResolution(
-        routeID: String?, firedRuleIDs: [String], ruleErrors: Int, limitHits: Int, cache: ResolveCacheResult? = nil
+        routeID: String?, firedRuleIDs: [String], ruleErrors: Int, limitHits: Int, constraintLimitHits: Int = 0,
+        cache: ResolveCacheResult? = nil
     ) {
         currentShard.counters.withLock { state in
             if let routeID { state.routeHits[routeID, default: 0] += 1 }
             for rule in firedRuleIDs { state.ruleHits[rule, default: 0] += 1 }
             state.ruleErrors += ruleErrors
             state.ruleLimitHits += limitHits
+            state.constraintLimitHits += constraintLimitHits
             switch cache {
             case .hit: state.cacheHits += 1
             case .miss: state.cacheMisses += 1
@@ -250,6 +254,10 @@ package final class Metrics: Sendable {
         family(
             "switchboard_rule_limit_hits_total", "counter", "Rule matches stopped by the PCRE2 match/depth limits (counted as no match).")
         out += "switchboard_rule_limit_hits_total \(counters.ruleLimitHits)\n"
+        family(
+            "switchboard_route_constraint_limit_hits_total", "counter",
+            "Route constraint regexes stopped by the PCRE2 match/depth limits (counted as not accepting the segment).")
+        out += "switchboard_route_constraint_limit_hits_total \(counters.constraintLimitHits)\n"
         family(
             "switchboard_resolve_cache_requests_total", "counter",
             "GET /resolve requests the resolve cache could answer, by result (hit or miss).")

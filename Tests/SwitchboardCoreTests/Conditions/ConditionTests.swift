@@ -71,6 +71,36 @@ struct ConditionTests {
         RewriteRule(id: "plain", match: "^myapp://a", target: "myapp://plain"),
     ]
 
+    @Test("a condition holds exactly when each of its explained verdicts holds")
+    func verdictsAgreeWithHolds() throws {
+        let condition = try RuleCondition(
+            platform: ["ios", "android"], appVersion: ">=5.2.0 <6", activeFrom: "2026-11-11T00:00:00+08:00",
+            activeUntil: "2026-11-12T00:00:00+08:00", percent: 50
+        ).compiled()
+        var random = SplitMix(seed: 7)
+        let start = RFC3339.seconds("2026-11-10T12:00:00Z") ?? 0
+        for _ in 0..<2_000 {
+            let context = RequestContext(
+                platform: ["ios", "android", "web", nil][Int(random.next() % 4)],
+                appVersion: ["5.1.9", "5.2.0", "5.9.1", "6.0.0", nil][Int(random.next() % 5)],
+                deviceID: random.next() % 5 == 0 ? nil : "device-\(random.next() % 1000)",
+                now: random.next() % 6 == 0 ? nil : start + Double(random.next() % (3 * 86_400)))
+            let verdicts = condition.verdicts(context, ruleID: "r")
+            #expect(condition.holds(context, ruleID: "r") == verdicts.allSatisfy(\.held), "\(context)")
+            #expect(verdicts.count == 4)
+        }
+    }
+
+    @Test("instants print back as the RFC 3339 UTC text they parse from")
+    func rfc3339RoundTrip() {
+        for text in [
+            "1970-01-01T00:00:00Z", "2026-11-10T17:00:00Z", "2000-02-29T23:59:59Z", "1969-12-31T23:59:59Z", "2400-12-31T00:00:01Z",
+        ] {
+            #expect(RFC3339.seconds(text).map(RFC3339.string) == text)
+        }
+        #expect(RFC3339.seconds("2026-11-11T01:00:00+08:00").map(RFC3339.string) == "2026-11-10T17:00:00Z")
+    }
+
     @Test("rules apply only when their conditions hold")
     func evaluation() throws {
         let engine = try RewriteEngine(rules: Self.rules)

@@ -37,6 +37,19 @@ struct ExplainTests {
         #expect(trace.router.segments == ["a", "c"])
     }
 
+    @Test("a constraint regex stopped by the PCRE2 limit is refused, counted, and said so in the trace")
+    func constraintLimitIsCountedAndExplained() throws {
+        let resolver = try Self.resolver(routes: [("slow", "/c/:x<(a+)+>"), ("any", "/c/:y")])
+        let url = "app://c/" + String(repeating: "a", count: 5_000) + "!"
+        let resolution = try resolver.resolve(url)
+        #expect(resolution.match?.route.id == "any")
+        #expect(resolution.constraintLimitHits == 1)
+        let (explained, trace) = try resolver.explain(url)
+        #expect(explained.match?.route.id == "any")
+        #expect(trace.router.steps.contains { $0.outcome.contains("PCRE2 match limit") }, "\(trace.router.steps)")
+        #expect(try resolver.resolve("app://c/aaa").constraintLimitHits == 0)
+    }
+
     @Test func aRefusedConstraintIsNamed() throws {
         let resolver = try Self.resolver(routes: [("byID", "/p/:id<int>"), ("bySlug", "/p/:slug<[a-z]+>")])
         let (_, trace) = try resolver.explain("app://p/42x")

@@ -43,6 +43,20 @@ struct PatternParserTests {
         #expect(nested == [[.literal("a"), .literal("b"), .literal("c")], [.literal("a"), .literal("b")], [.literal("a")]])
     }
 
+    @Test("JLRoutes' groups, ending with '/' at the start of a segment, expand like groups starting with '/'")
+    func groupsEndingWithSlash() throws {
+        let jlroutes = try RoutePattern.parse("/(rest/)(app/):object/:id").map(\.segments)
+        let object = PatternSegment.parameter(name: "object", constraint: nil)
+        let id = PatternSegment.parameter(name: "id", constraint: nil)
+        #expect(
+            jlroutes == [
+                [.literal("rest"), .literal("app"), object, id], [.literal("rest"), object, id], [.literal("app"), object, id],
+                [object, id],
+            ])
+        #expect(try RoutePattern.parse("/x(/rest)(/app)/:object/:id").map { Array($0.segments.dropFirst()) } == jlroutes)
+        #expect(try RoutePattern.parse("/a/(b/(c/))d").map(\.segments.count) == [4, 3, 2])
+    }
+
     @Test func staticSegmentsAreDecoded() throws {
         let pattern = try #require(try RoutePattern.parse("/caf%C3%A9/a%2Fb").first)
         #expect(pattern.segments == [.literal("café"), .literal("a/b")])
@@ -54,6 +68,8 @@ struct PatternParserTests {
         ("/a/(/b", "never closed", 3),
         ("/a/b)", "unbalanced ')'", 4),
         ("/a(b)", "starts with '/'", 2),
+        ("/(b)", "or starts a segment and ends with '/'", 1),
+        ("/a/(b/)c(d/)", "starts with '/'", 8),
         ("/a(/b)c", "must start with '/'", 6),
         ("/files/*/more", "must be the last segment", 7),
         ("/files/*rest/:x", "must be the last segment", 7),

@@ -13,8 +13,9 @@ extension IntegrationTests {
     struct OpenAPICoverageTests {
         /// Every path the endpoint table answers (API/SwitchboardAPI.swift).
         static let serverPaths = [
-            "/resolve", "/healthz", "/livez", "/readyz", "/metrics", "/openapi.yaml", "/admin/rules", "/admin/rules/{id}", "/admin/routes",
-            "/admin/routes/{id}", "/admin/reload", "/admin/status", "/admin/history", "/admin/rollback", "/open",
+            "/resolve", "/healthz", "/livez", "/readyz", "/metrics", "/openapi.yaml", "/admin/rules", "/admin/rules/{id}",
+            "/admin/routes", "/admin/routes/{id}", "/admin/reload", "/admin/status", "/admin/table", "/admin/history",
+            "/admin/rollback", "/open",
             "/.well-known/apple-app-site-association",
             "/.well-known/assetlinks.json",
         ]
@@ -109,6 +110,8 @@ extension IntegrationTests {
 
             ("GET /admin/history", 200, { c, _ in try c.admin("GET", "/admin/history?limit=5") }),
             ("GET /admin/history", 400, { c, _ in try c.admin("GET", "/admin/history?limit=none") }),
+            ("GET /admin/table", 200, { c, _ in try c.admin("GET", "/admin/table?module=product&limit=2") }),
+            ("GET /admin/table", 400, { c, _ in try c.admin("GET", "/admin/table?limit=0") }),
             (
                 "POST /admin/rollback", 412,
                 { c, _ in try c.admin("POST", "/admin/rollback", json: #"{"version":1}"#, headers: [("If-Match", #""99""#)]) }

@@ -1,0 +1,181 @@
+import Foundation
+import SwitchboardHTTP
+import SwitchboardTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Connection limits, request deadlines, closing in stages and framing: what a hostile or
+/// careless client meets at the edge (design.md §7), over real loopback sockets.
+@Suite("HTTP server at its limits", .blockingIO)
+struct HTTPServerEdgeTests {
+    /// Opens `count` connections that send nothing and waits until the server holds them all.
+    private func idleClients(_ count: Int, on echo: EchoServer) throws -> [HTTPTestClient] {
+        let clients = try (0..<count).map { _ in try echo.client() }
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(10))
+        while echo.server.openConnectionCount < count, clock.now < deadline { _ = usleep(5_000) }
+        #expect(echo.server.openConnectionCount >= count)
+        return clients
+    }
+
+    @Test("a client over max_connections gets 503 at once, with Retry-After, then close; probes are still answered")
+    func overConnectionLimit() throws {
+        let echo = try EchoServer {
+            $0.maxConnections = 8
+            $0.probePaths = ["/healthz"]
+        }
+        let idle = try idleClients(8, on: echo)
+        let clock = ContinuousClock()
+
+        let over = try echo.client(timeout: .seconds(3))
+        let started = clock.now
+        let refused = try over.request("GET", "/resolve?url=x")
+        #expect(clock.now - started < .seconds(1))
+        #expect(refused.status == 503)
+        #expect(refused.header("Retry-After") == "1")
+        #expect(refused.header("Connection")?.lowercased() == "close")
+        #expect(try refused.errorBody().code == "too_many_connections")
+        #expect(try over.waitForClose())
+
+        let probe = try echo.client(timeout: .seconds(3)).request("GET", "/healthz")
+        #expect(probe.status == 200)
+        #expect(probe.header("Connection")?.lowercased() == "close")
+
+        // Room freed is room served again.
+        idle[0].close()
+        let deadline = clock.now.advanced(by: .seconds(10))
+        var status = 0
+        while status != 200, clock.now < deadline {
+            status = try echo.client(timeout: .seconds(3)).request("GET", "/again").status
+            if status != 200 { _ = usleep(20_000) }
+        }
+        #expect(status == 200)
+    }
+
+    @Test("a client address over max_connections_per_client gets the same 503")
+    func overPerClientLimit() throws {
+        let echo = try EchoServer { $0.maxConnectionsPerClient = 2 }
+        let idle = try idleClients(2, on: echo)
+        let refused = try echo.client(timeout: .seconds(3)).request("GET", "/x")
+        #expect(refused.status == 503)
+        #expect(refused.header("Retry-After") == "1")
+        #expect(try refused.errorBody().code == "too_many_connections")
+        #expect(idle.count == 2)
+    }
+
+    @Test("a connection over the limit that sends nothing is answered 503 and closed within its grace")
+    func idleOverLimitClosed() throws {
+        let echo = try EchoServer { $0.maxConnections = 1 }
+        let idle = try idleClients(1, on: echo)
+        let silent = try echo.client(timeout: .seconds(10))
+        let response = try silent.readResponse()
+        #expect(response.status == 503)
+        #expect(try silent.waitForClose())
+        #expect(idle.count == 1)
+    }
+
+    @Test("a request head trickled one byte at a time gets 408 and close after request_timeout")
+    func slowHeadTimedOut() throws {
+        let echo = try EchoServer { $0.requestTimeout = .seconds(1) }
+        let client = try echo.client(timeout: .seconds(5))
+        let clock = ContinuousClock()
+        let started = clock.now
+        try client.send("GET / HTTP/1.1\r\nHost: x\r\n")
+        // Well under the 30 s connection timeout: only the request deadline can end it.
+        while clock.now - started < .seconds(10) {
+            if try client.isReadable(within: .milliseconds(300)) { break }
+            do { try client.send("X") } catch { break }
+        }
+        let response = try client.readResponse()
+        #expect(response.status == 408)
+        #expect(try response.errorBody().code == "request_timeout")
+        #expect(clock.now - started >= .milliseconds(900))
+        #expect(clock.now - started < .seconds(8))
+        #expect(try client.waitForClose())
+        #expect(try echo.client().request("GET", "/after").status == 200)
+    }
+
+    @Test("a slow but complete request within request_timeout is served, and keep-alive idling is not cut short")
+    func requestWithinDeadline() throws {
+        let echo = try EchoServer { $0.requestTimeout = .seconds(2) }
+        let client = try echo.client()
+        for piece in ["GET /a HTTP/1.1\r\n", "Host: x\r\n", "\r\n"] {
+            try client.send(piece)
+            _ = usleep(200_000)
+        }
+        #expect(try client.readResponse().status == 200)
+        // Idle longer than request_timeout between keep-alive requests.
+        _ = usleep(2_500_000)
+        #expect(try client.request("GET", "/b").status == 200)
+    }
+
+    @Test("a client that sends a whole oversized body before reading still reads the 413", arguments: 0..<3)
+    func oversizedBodyThenRead(attempt: Int) throws {
+        let echo = try EchoServer()
+        let client = try echo.client(timeout: .seconds(10))
+        let body = [UInt8](repeating: 65, count: 2 * 1024 * 1024)
+        try client.send("POST /admin/rules HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.count)\r\n\r\n")
+        // The server answers at once and closes its end meanwhile, as it does when the client
+        // is slower than the server (a script writing a big body): closing outright would
+        // reset the connection under the client's writes.
+        _ = usleep(200_000)
+        try client.send(body)
+        let response = try client.readResponse()
+        #expect(response.status == 413)
+        #expect(try response.errorBody().code == "body_too_large")
+        #expect(try client.waitForClose(timeout: .seconds(8)))
+    }
+
+    @Test("Content-Length with Transfer-Encoding is a 400 and close; the bytes after it are never run")
+    func contentLengthAndTransferEncoding() throws {
+        let echo = try EchoServer()
+        let client = try echo.client(timeout: .seconds(3))
+        try client.send(
+            "POST /resolve HTTP/1.1\r\nHost: t\r\nContent-Length: 43\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "0\r\n\r\nGET /admin/rules HTTP/1.1\r\nHost: t\r\n\r\n")
+        let response = try client.readResponse()
+        #expect(response.status == 400)
+        #expect(response.header("Connection")?.lowercased() == "close")
+        #expect(try response.errorBody().code == "bad_request")
+        // End of stream, and no second answer before it.
+        #expect(try client.waitForClose())
+    }
+
+    @Test(
+        "a transfer coding other than a single chunked gets 501 at once",
+        arguments: ["gzip, chunked", "identity", "chunked, chunked"])
+    func unsupportedTransferCoding(coding: String) throws {
+        let echo = try EchoServer()
+        let client = try echo.client(timeout: .seconds(3))
+        try client.send("POST /x HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: \(coding)\r\n\r\n")
+        let response = try client.readResponse()
+        #expect(response.status == 501)
+        #expect(try response.errorBody().code == "not_implemented")
+        #expect(try client.waitForClose())
+    }
+
+    @Test("a NUL byte in the request target is a 400, not a shorter target")
+    func nulInTarget() throws {
+        let echo = try EchoServer()
+        let client = try echo.client(timeout: .seconds(3))
+        try client.send(
+            Array("GET /resolve?url=shop%3A%2F%2Fproduct%2F1".utf8) + [0]
+                + Array("garbage HTTP/1.1\r\nHost: t\r\n\r\n".utf8))
+        let response = try client.readResponse()
+        #expect(response.status == 400)
+        #expect(try response.errorBody().code == "bad_request")
+    }
+
+    @Test("two different Content-Length values are a 400")
+    func conflictingContentLengths() throws {
+        let echo = try EchoServer()
+        let client = try echo.client(timeout: .seconds(3))
+        try client.send("POST /x HTTP/1.1\r\nHost: t\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab")
+        let response = try client.readResponse()
+        #expect(response.status == 400)
+        #expect(try response.errorBody().code == "bad_request")
+    }
+}

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# A bounded flood against a local `switchboard serve`: idle connections plus slow clients,
+# while probes measure whether /healthz and /resolve are still answered and how fast.
+#
+#   scripts/loadtest/flood.sh [BINARY]        (default .build/release/switchboard)
+#
+# Loopback only; at most IDLE + SLOW connections; stops by itself after DURATION seconds
+# (and kills the server it started). Prints one summary line per probe path.
+set -euo pipefail
+
+BINARY=${1:-.build/release/switchboard}
+PORT=${PORT:-18481}
+IDLE=${IDLE:-1100}        # idle connections (over the default max_connections of 1,024)
+SLOW=${SLOW:-200}         # clients sending one header byte per second
+DURATION=${DURATION:-20}  # seconds of probing
+[ "$IDLE" -le 4000 ] && [ "$SLOW" -le 1000 ] && [ "$DURATION" -le 120 ] || { echo "bounds exceeded" >&2; exit 2; }
+
+ulimit -n 8192 2>/dev/null || true
+work=$(mktemp -d)
+"$BINARY" serve --config config --listen "127.0.0.1:$PORT" >"$work/server.log" 2>&1 &
+server=$!
+trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
+for _ in $(seq 100); do
+    curl -fsS -o /dev/null "http://127.0.0.1:$PORT/healthz" 2>/dev/null && break
+    sleep 0.1
+done
+
+python3 - "$PORT" "$IDLE" "$SLOW" "$DURATION" <<'EOF'
+import socket, sys, threading, time
+
+port, idle, slow, duration = (int(a) for a in sys.argv[1:5])
+stop = time.monotonic() + duration
+held = []
+
+def connect():
+    s = socket.socket()
+    s.settimeout(2)
+    s.connect(("127.0.0.1", port))
+    return s
+
+for _ in range(idle):
+    try:
+        held.append(connect())
+    except OSError:
+        break
+opened_idle = len(held)
+
+slow_closed = [0]
+def trickle():
+    try:
+        s = connect()
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        while time.monotonic() < stop:
+            s.sendall(b"X")
+            time.sleep(1)
+    except OSError:
+        slow_closed[0] += 1
+threads = [threading.Thread(target=trickle, daemon=True) for _ in range(slow)]
+for t in threads:
+    t.start()
+
+def probe(path):
+    start = time.monotonic()
+    try:
+        s = connect()
+        s.sendall(("GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" % path).encode())
+        data = b""
+        while not data.endswith(b"}") and len(data) < 65536:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+        s.close()
+        status = int(data.split(b" ", 2)[1]) if data.startswith(b"HTTP/1.") else 0
+    except (OSError, ValueError, IndexError):
+        status = 0
+    return status, time.monotonic() - start
+
+results = {"/healthz": [], "/resolve?url=shopapp://product/1": []}
+time.sleep(1)
+while time.monotonic() < stop:
+    for path in results:
+        results[path].append(probe(path))
+    time.sleep(0.2)
+for t in threads:
+    t.join(timeout=3)
+
+print("idle connections opened: %d; slow clients closed by the server: %d of %d" % (opened_idle, slow_closed[0], slow))
+for path, rows in results.items():
+    statuses = {}
+    for status, _ in rows:
+        statuses[status] = statuses.get(status, 0) + 1
+    answered = sorted(t for s, t in rows if s)
+    p50 = answered[len(answered) // 2] * 1000 if answered else float("nan")
+    p99 = answered[min(len(answered) - 1, int(len(answered) * 0.99))] * 1000 if answered else float("nan")
+    print("%-36s probes %3d  statuses %s  answered p50 %.1f ms  p99 %.1f ms" % (path, len(rows), statuses, p50, p99))
+for s in held:
+    s.close()
+EOF
