@@ -42,6 +42,7 @@ package final class SwitchboardApplication: Sendable {
     ///   - drainSeconds: overrides `drain_seconds` from `switchboard.yaml`.
     ///   - environment: where admin tokens and `SWITCHBOARD_STORE` are read.
     ///   - pollInterval: how often the config directory is checked even without inotify events.
+    ///   - storeProbeInterval: how often a shared admin store is probed (``StoreProbe``).
     ///   - signals: the process's signals, trapped, when they are this server's (`nil` when
     ///     several servers share a process, as in tests: dispositions are process-wide).
     ///   - clock: the time for conditional rules, in seconds since the Unix epoch.
@@ -50,7 +51,8 @@ package final class SwitchboardApplication: Sendable {
     package init(
         configDirectory: String, listen: String?, drainSeconds: Int? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        pollInterval: Duration = .seconds(1), signals: ProcessSignals?, logger: Logger,
+        pollInterval: Duration = .seconds(1), storeProbeInterval: Duration = .seconds(10), signals: ProcessSignals?,
+        logger: Logger,
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) throws {
         let loaded: SnapshotLoader.Loaded
@@ -110,7 +112,8 @@ package final class SwitchboardApplication: Sendable {
         var services: [any Service] = [reclaimer]
         if loaded.store.isShared {
             services += [
-                StoreFollower(writer: writer, logger: logger), StoreProbe(store: loaded.store, metrics: metrics, logger: logger),
+                StoreFollower(writer: writer, logger: logger),
+                StoreProbe(store: loaded.store, metrics: metrics, interval: storeProbeInterval, logger: logger),
             ]
         }
         services += [watcher, reloads, server, readinessService]
