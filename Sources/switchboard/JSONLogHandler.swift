@@ -18,14 +18,11 @@ struct JSONLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(
-        level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?, source: String, file: String,
-        function: String, line: UInt
-    ) {
+    func log(event: LogEvent) {
         var object: [String: Any] = [
-            "time": Self.timestamp(), "level": level.rawValue, "label": label, "message": message.description,
+            "time": Self.timestamp(), "level": event.level.rawValue, "label": label, "message": event.message.description,
         ]
-        for (key, value) in metadata.merging(explicit ?? [:], uniquingKeysWith: { $1 }) {
+        for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) {
             object[object[key] == nil ? key : "meta.\(key)"] = Self.json(value)
         }
         guard var data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
