@@ -93,6 +93,8 @@ cleanup() {
   [ -z "$server_pid" ] || kill -9 "$server_pid" 2>/dev/null || true
   mountpoint -q "$scratch/root/proc" 2>/dev/null && umount "$scratch/root/proc"
   rm -rf "$scratch"
+  # SwiftPM's lock files for the build folder, named after its path, in the temporary folder.
+  rm -f "$(dirname "$scratch")/${scratch//\//_}"_*
 }
 trap cleanup EXIT
 
