@@ -5,7 +5,10 @@ set -euo pipefail
 # postgresql: the throwaway cluster the replica tests run against (scripts/pg-test-cluster.sh).
 # kotlin: kotlinc, which compiles the output of `codegen kotlin` in its test (about 90 MB to download, 360 MB
 # installed, 20 s; it runs on the JDK that Debian's package depends on).
-packages=(pkg-config libpcre2-dev libmicrohttpd-dev libpq-dev postgresql curl kotlin)
+# debootstrap: the Debian root of scripts/container-replay.sh. python3-venv: scripts/python-tools.sh
+# (where python3 is Debian's own).
+packages=(pkg-config libpcre2-dev libmicrohttpd-dev libpq-dev postgresql curl kotlin debootstrap)
+python3 -c 'import venv, ensurepip' 2>/dev/null || packages+=(python3-venv)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

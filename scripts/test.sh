@@ -1,11 +1,22 @@
 #!/usr/bin/env bash
-# Runs every test: installs system libraries if missing, checks formatting, builds, starts a throwaway PostgreSQL
-# cluster for the replica tests (scripts/pg-test-cluster.sh), then `swift test`.
+# Runs every test: installs system libraries if missing, checks formatting, validates openapi.yaml, builds,
+# starts a throwaway PostgreSQL cluster for the replica tests (scripts/pg-test-cluster.sh), runs `swift test`, then
+# checks a live server's /metrics with prometheus-client (scripts/check-metrics.sh), and, as root, replays the
+# Dockerfile without Docker (scripts/container-replay.sh; SWITCHBOARD_SKIP_REPLAY=1 skips it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+replay=""
+if [ "$(id -u)" -eq 0 ] && [ -z "${SWITCHBOARD_SKIP_REPLAY:-}" ]; then
+  # The replay's Debian root (minutes when not cached) is made while the tests build and run.
+  replay=$(mktemp "${TMPDIR:-/tmp}/switchboard-rootfs.XXXXXX")
+  scripts/container-replay.sh rootfs >"$replay" 2>&1 &
+  rootfs_job=$!
+fi
 # Formatting is checked, not fixed: run `swift-format format -i -r Sources Tests Benchmarks/Sources`.
 swift-format lint --strict -r Sources Tests Benchmarks/Sources
+# A real OpenAPI 3.0 validator (the Swift tests check that the server answers as the document says).
+scripts/check-openapi.sh
 swift build --build-tests
 cluster=$(mktemp -d "${TMPDIR:-/tmp}/switchboard-pg.XXXXXX")
 chmod 755 "$cluster"
@@ -14,3 +25,10 @@ SWITCHBOARD_TEST_POSTGRES=$(scripts/pg-test-cluster.sh start "$cluster")
 export SWITCHBOARD_TEST_POSTGRES
 export SWITCHBOARD_TEST_POSTGRES_CLUSTER="$cluster"
 swift test --skip-build "$@"
+# The metrics of a live server through prometheus-client's parser, and the dashboard's queries against them.
+SWITCHBOARD_DASHBOARD=deploy/grafana/switchboard-dashboard.json scripts/check-metrics.sh
+if [ -n "$replay" ]; then
+  wait "$rootfs_job" || { cat "$replay" >&2; exit 1; }
+  rm -f "$replay"
+  scripts/container-replay.sh
+fi

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SwitchboardServer
 
 /// The `switchboard` command line: `serve`, `resolve`, `check`, `routes`, `codegen`, `migrate-store`.
 @main
@@ -6,6 +7,7 @@ struct SwitchboardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "switchboard",
         abstract: "Deep-link routing service: resolve app links, rewrite them, serve the answers over HTTP.",
+        version: SwitchboardVersion.current,
         subcommands: [
             ServeCommand.self, ResolveCommand.self, CheckCommand.self, RoutesCommand.self, CodegenCommand.self,
             MigrateStoreCommand.self,

@@ -52,6 +52,7 @@ struct AdminEndpoints: Sendable {
                     ("trigger", .string(reload.trigger.description)),
                     ("ok", .bool(reload.succeeded)),
                     ("errors", .array(reload.issues.map { .string($0.description) })),
+                    ("restartRequired", .array(reload.restartRequired.map { .string($0) })),
                 ])
             ),
         ])

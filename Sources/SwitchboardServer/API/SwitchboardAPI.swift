@@ -7,14 +7,17 @@ package struct SwitchboardAPI: Sendable {
     private let table: EndpointTable
     private let context: ServerContext
     private let accessLog: Bool
+    private let accessLogQuery: Bool
 
     /// - Parameters:
     ///   - context: what the endpoints use.
     ///   - accessLog: log one line per request.
+    ///   - accessLogQuery: keep query values in the access log (else names only).
     ///   - openAPIDocument: served at `/openapi.yaml`.
-    package init(context: ServerContext, accessLog: Bool, openAPIDocument: [UInt8]) {
+    package init(context: ServerContext, accessLog: Bool, accessLogQuery: Bool = false, openAPIDocument: [UInt8]) {
         self.context = context
         self.accessLog = accessLog
+        self.accessLogQuery = accessLogQuery
         let resolve = ResolveEndpoint(context: context)
         let open = OpenEndpoint(context: context)
         let wellKnown = WellKnownEndpoint(context: context)
@@ -28,7 +31,10 @@ package struct SwitchboardAPI: Sendable {
         table.add("GET", "/open", Endpoint("open", handle: open.get))
         table.add("GET", "/.well-known/apple-app-site-association", Endpoint("aasa") { wellKnown.appleAppSiteAssociation($0) })
         table.add("GET", "/.well-known/assetlinks.json", Endpoint("assetlinks") { _ in wellKnown.assetLinks() })
-        table.add("GET", "/healthz", Endpoint("healthz") { _ in .json(#"{"status":"ok"}"#) })
+        let health = HealthEndpoints(readiness: context.readiness)
+        table.add("GET", "/healthz", Endpoint("healthz") { _ in health.healthz() })
+        table.add("GET", "/livez", Endpoint("livez") { _ in health.livez() })
+        table.add("GET", "/readyz", Endpoint("readyz") { _ in health.readyz() })
         table.add(
             "GET", "/metrics",
             Endpoint("metrics") { _ in .text(metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8") })
@@ -55,16 +61,28 @@ package struct SwitchboardAPI: Sendable {
     /// Answers one request; called concurrently from the HTTP server's threads.
     package func handle(_ request: HTTPRequest) -> HTTPResponse {
         let started = ContinuousClock.now
-        let (endpoint, response) = table.respond(to: request)
+        let cors = CORSPolicy(allowedOrigins: context.snapshot.config.settings.corsAllowedOrigins)
+        var (endpoint, response) = cors.preflight(request).map { ("cors_preflight", $0) } ?? table.respond(to: request)
+        response = cors.decorate(response, for: request)
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         context.metrics.recordRequest(endpoint: endpoint, status: response.status, seconds: seconds)
         if accessLog {
             context.logger.info(
-                "\(request.method) \(request.target) \(response.status)",
+                "\(request.method) \(accessLogQuery ? request.target : Self.withoutQueryValues(request)) \(response.status)",
                 metadata: ["endpoint": "\(endpoint)", "micros": "\(Int(seconds * 1e6))"])
         }
         return response
+    }
+
+    /// The request's target with each query value replaced by `*` (`/resolve?url=*&platform=*`):
+    /// deep links can carry tokens and personal data, which do not belong in logs.
+    static func withoutQueryValues(_ request: HTTPRequest) -> String {
+        guard let query = request.query, !query.isEmpty else { return request.path }
+        let names = query.split(separator: "&", omittingEmptySubsequences: false).map { pair in
+            pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first.map { "\($0)=*" } ?? "*"
+        }
+        return request.path + "?" + names.joined(separator: "&")
     }
 
     /// The response for a request the HTTP layer refused by itself: the same JSON error body.

@@ -15,6 +15,8 @@ package struct ServerContext: Sendable {
     /// The time for conditional rules, in seconds since the Unix epoch (injectable for tests).
     package let clock: @Sendable () -> Double
     package let startedAt: Date
+    /// Whether the server should be sent traffic (`GET /readyz`).
+    package let readiness: Readiness
     package let logger: Logger
 
     /// The snapshot requests use now.

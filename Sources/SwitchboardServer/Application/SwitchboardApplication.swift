@@ -11,7 +11,8 @@ import UnixSignals
 ///
 /// The services, in the order the group starts them (it shuts them down in reverse):
 /// - ``MemoryReclaimer``: frees what reloads and admin changes replaced;
-/// - ``StoreFollower``: follows a shared (PostgreSQL) admin store, when there is one;
+/// - ``StoreFollower``: follows a shared (PostgreSQL) admin store, when there is one, and
+///   ``StoreProbe`` reports whether it answers;
 /// - ``ConfigWatcher``: asks for a reload when the config directory changes;
 /// - ``ReloadService``: runs the reloads the watcher and `SIGHUP` ask for;
 /// - the `HTTPServer`: answers requests through ``SwitchboardAPI``;
@@ -38,16 +39,20 @@ package final class SwitchboardApplication: Sendable {
     /// - Parameters:
     ///   - configDirectory: the config directory.
     ///   - listen: overrides `listen` from `switchboard.yaml`.
+    ///   - drainSeconds: overrides `drain_seconds` from `switchboard.yaml`.
     ///   - environment: where admin tokens and `SWITCHBOARD_STORE` are read.
     ///   - pollInterval: how often the config directory is checked even without inotify events.
+    ///   - storeProbeInterval: how often a shared admin store is probed (``StoreProbe``).
     ///   - signals: the process's signals, trapped, when they are this server's (`nil` when
     ///     several servers share a process, as in tests: dispositions are process-wide).
     ///   - clock: the time for conditional rules, in seconds since the Unix epoch.
     /// - Throws: ``StartupError`` naming every problem (a broken config or a corrupt state file
     ///   stops startup; the state file is never discarded), or the HTTP server's error.
     package init(
-        configDirectory: String, listen: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
-        pollInterval: Duration = .seconds(1), signals: ProcessSignals?, logger: Logger,
+        configDirectory: String, listen: String?, drainSeconds: Int? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        pollInterval: Duration = .seconds(1), storeProbeInterval: Duration = .seconds(10), signals: ProcessSignals?,
+        logger: Logger,
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) throws {
         let loaded: SnapshotLoader.Loaded
@@ -64,19 +69,21 @@ package final class SwitchboardApplication: Sendable {
             }
         }
         let settings = loaded.snapshot.config.settings
-        let metrics = Metrics()
+        let metrics = Metrics(routeSeriesLimit: settings.metricsRouteSeries)
         metrics.recordSnapshot(loaded.snapshot)
         let holder = SnapshotHolder(loaded.snapshot)
         let reclaimer = MemoryReclaimer()
         let reloader = Reloader(
             configDirectory: configDirectory, holder: holder, metrics: metrics, reclaimer: reclaimer, logger: logger)
         let writer = AdminWriter(holder: holder, store: loaded.store, metrics: metrics, reclaimer: reclaimer, logger: logger)
+        let readiness = Readiness()
         let context = ServerContext(
             holder: holder, metrics: metrics, reloader: reloader, adminWriter: writer,
             adminTokens: Self.adminTokens(settings: settings, environment: environment, logger: logger), clock: clock,
-            startedAt: Date(), logger: logger)
+            startedAt: Date(), readiness: readiness, logger: logger)
         let api = SwitchboardAPI(
-            context: context, accessLog: settings.accessLog, openAPIDocument: PackageResources.openapi_yaml)
+            context: context, accessLog: settings.accessLog, accessLogQuery: settings.accessLogQuery,
+            openAPIDocument: PackageResources.openapi_yaml)
         let server = try HTTPServer(
             configuration: Self.httpConfiguration(settings: settings, listen: listen), logger: logger,
             refusalResponder: SwitchboardAPI.refusalResponse
@@ -88,7 +95,9 @@ package final class SwitchboardApplication: Sendable {
         let watcher = ConfigWatcher(directory: configDirectory, pollInterval: pollInterval, logger: logger) {
             reloads.request(.watch)
         }
-        let readiness = ReadinessService { [server, logger] in
+        let drain = Duration.seconds(drainSeconds ?? settings.drainSeconds)
+        let readinessService = ReadinessService(readiness: readiness, drainPeriod: drain, logger: logger) {
+            [server, logger] in
             let snapshot = holder.current
             logger.notice(
                 "switchboard listening",
@@ -101,8 +110,13 @@ package final class SwitchboardApplication: Sendable {
                 ])
         }
         var services: [any Service] = [reclaimer]
-        if loaded.store.isShared { services.append(StoreFollower(writer: writer, logger: logger)) }
-        services += [watcher, reloads, server, readiness]
+        if loaded.store.isShared {
+            services += [
+                StoreFollower(writer: writer, logger: logger),
+                StoreProbe(store: loaded.store, metrics: metrics, interval: storeProbeInterval, logger: logger),
+            ]
+        }
+        services += [watcher, reloads, server, readinessService]
         self.group = ServiceGroup(
             services: services, gracefulShutdownSignals: signals == nil ? [] : ProcessSignals.shutdown, logger: logger)
         self.context = context
@@ -135,6 +149,7 @@ package final class SwitchboardApplication: Sendable {
         configuration.connectionTimeout = .seconds(settings.limits.connectionTimeoutSeconds)
         configuration.maxURLLength = settings.limits.maxURLBytes
         configuration.maxBodySize = settings.limits.maxBodyBytes
+        configuration.shutdownGrace = .seconds(settings.shutdownGraceSeconds)
         configuration.connectionMemoryLimit = max(
             configuration.connectionMemoryLimit, settings.limits.maxURLBytes * 2 + 16 * 1024)
         return configuration

@@ -33,11 +33,35 @@ package struct ServerSettings: Sendable, Hashable, Codable {
     package var threads: Int?
     /// Log one line per request.
     package var accessLog: Bool = false
+    /// Whether the access log keeps query values; by default it keeps the names only
+    /// (`/resolve?url=*`), since deep links can carry tokens and personal data.
+    package var accessLogQuery: Bool = false
+    /// `text` (one line of text per event) or `json` (one JSON object per line).
+    package var logFormat: LogFormat = .text
+    /// Origins whose pages may call `/resolve`, `/open` and the `.well-known` files from
+    /// JavaScript (CORS): exact origins (`https://m.shop.example.com`) or `*` for any.
+    package var corsAllowedOrigins: [String] = []
+
+    /// How log events are written.
+    package enum LogFormat: String, Sendable, Hashable, Codable {
+        /// swift-log's text lines.
+        case text
+        /// One JSON object per line: `time`, `level`, `message`, `label` and the metadata.
+        case json
+    }
     /// Memory for finished `GET /resolve` answers of the current snapshot (0 turns the cache
     /// off); see README "Resolve cache".
     package var resolveCacheBytes: Int = 16 * 1024 * 1024
     /// Limits; every one is a clear 4xx when hit.
     package var limits: Limits = Limits()
+    /// On a graceful shutdown, how long to keep serving while `/readyz` says 503, so that load
+    /// balancers stop sending traffic before the listener closes (0 for tests and local use).
+    package var drainSeconds: Int = 5
+    /// After the drain period, how long requests in flight may take to finish.
+    package var shutdownGraceSeconds: Int = 10
+    /// Routes with a `switchboard_route_hits_total` series of their own (the others are
+    /// summed under `route="_other"`), so that a million routes cannot make a million series.
+    package var metricsRouteSeries: Int = 100
 
     /// design.md §7 limits, all configurable.
     package struct Limits: Sendable, Hashable, Codable {
@@ -107,6 +131,12 @@ package struct ServerSettings: Sendable, Hashable, Codable {
         case resolveCacheBytes = "resolve_cache_bytes"
         case redirectAllow = "redirect_allow"
         case redirectAllowHTTP = "redirect_allow_http"
+        case drainSeconds = "drain_seconds"
+        case shutdownGraceSeconds = "shutdown_grace_seconds"
+        case metricsRouteSeries = "metrics_route_series"
+        case accessLogQuery = "access_log_query"
+        case logFormat = "log_format"
+        case corsAllowedOrigins = "cors_allowed_origins"
     }
 
     package init(from decoder: any Decoder) throws {
@@ -154,6 +184,27 @@ package struct ServerSettings: Sendable, Hashable, Codable {
         }
         redirectAllowHTTP = try container.decodeIfPresent(Bool.self, forKey: .redirectAllowHTTP) ?? false
         apps = try container.decodeIfPresent(AppsSettings.self, forKey: .apps) ?? AppsSettings()
+        for (key, value) in [(CodingKeys.drainSeconds, \ServerSettings.drainSeconds), (.shutdownGraceSeconds, \.shutdownGraceSeconds)] {
+            let seconds = try container.decodeIfPresent(Int.self, forKey: key) ?? defaults[keyPath: value]
+            guard (0...3600).contains(seconds) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: container, debugDescription: "'\(key.rawValue)' must be between 0 and 3600 seconds")
+            }
+            self[keyPath: value] = seconds
+        }
+        accessLogQuery = try container.decodeIfPresent(Bool.self, forKey: .accessLogQuery) ?? false
+        logFormat = try container.decodeIfPresent(LogFormat.self, forKey: .logFormat) ?? .text
+        corsAllowedOrigins = try container.decodeIfPresent([String].self, forKey: .corsAllowedOrigins) ?? []
+        for origin in corsAllowedOrigins where origin != "*" && !CORSPolicy.isOrigin(origin) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .corsAllowedOrigins, in: container,
+                debugDescription: "cors_allowed_origins: '\(origin)' is not an origin (scheme://host[:port], no path) or '*'")
+        }
+        metricsRouteSeries = try container.decodeIfPresent(Int.self, forKey: .metricsRouteSeries) ?? defaults.metricsRouteSeries
+        guard (0...10_000).contains(metricsRouteSeries) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .metricsRouteSeries, in: container, debugDescription: "'metrics_route_series' must be between 0 and 10000")
+        }
         for scheme in schemes where scheme == "http" || scheme == "https" {
             throw DecodingError.dataCorruptedError(
                 forKey: .schemes, in: container,

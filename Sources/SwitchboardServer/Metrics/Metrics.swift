@@ -11,17 +11,35 @@ import Synchronization
 /// Per-request counters are sharded by thread: each worker thread records into its own
 /// shard under a lock nobody else wants, so requests on different threads never wait for each
 /// other (one shared lock would be contended by every request). A scrape sums the shards.
+///
+/// `switchboard_route_hits_total` is bounded: at most `routeSeriesLimit` routes get a series
+/// of their own (the first ones scraped, by hits), every other route counts under
+/// `route="_other"` (README "Metrics"). Once the limit is reached the set of routes with a
+/// series never changes, so every series stays a monotonic counter.
 package final class Metrics: Sendable {
-    /// Upper bounds of the latency histogram, in seconds.
-    static let latencyBuckets: [Double] = [0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.05, 0.1, 0.5]
+    /// Upper bounds of the request latency histogram, in seconds: a cached resolve takes about
+    /// a microsecond, an admin write with fsync milliseconds, a reload through the API seconds.
+    static let latencyBuckets: [Double] = [
+        0.000_001, 0.000_002_5, 0.000_005, 0.000_01, 0.000_025, 0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5,
+        0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+    ]
+    /// Upper bounds of the reload duration histogram, in seconds (a demo config reloads in a
+    /// millisecond, a million routes in a minute).
+    static let reloadBuckets: [Double] = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120]
+    /// The label value of the routes without a series of their own.
+    static let otherRoutes = "_other"
 
     private struct Histogram {
-        var counts = [Int](repeating: 0, count: Metrics.latencyBuckets.count)
+        var counts: [Int]
         var sum = 0.0
         var total = 0
 
-        mutating func record(_ seconds: Double, bucket: Int?) {
-            if let bucket { counts[bucket] += 1 }
+        init(buckets: Int) {
+            counts = [Int](repeating: 0, count: buckets)
+        }
+
+        mutating func record(_ seconds: Double, bounds: [Double]) {
+            if let bucket = bounds.firstIndex(where: { seconds <= $0 }) { counts[bucket] += 1 }
             sum += seconds
             total += 1
         }
@@ -47,7 +65,9 @@ package final class Metrics: Sendable {
 
         mutating func add(_ other: RequestCounters) {
             requests.merge(other.requests, uniquingKeysWith: +)
-            for (endpoint, histogram) in other.latency { latency[endpoint, default: Histogram()].add(histogram) }
+            for (endpoint, histogram) in other.latency {
+                latency[endpoint, default: Histogram(buckets: Metrics.latencyBuckets.count)].add(histogram)
+            }
             routeHits.merge(other.routeHits, uniquingKeysWith: +)
             ruleHits.merge(other.ruleHits, uniquingKeysWith: +)
             ruleErrors += other.ruleErrors
@@ -62,7 +82,9 @@ package final class Metrics: Sendable {
     private struct ServiceState {
         var reloadsSucceeded = 0
         var reloadsFailed = 0
+        var reloadDurations = Histogram(buckets: Metrics.reloadBuckets.count)
         var lastReloadSucceeded = true
+        var store: StoreProbe?
         var routes = 0
         var rules = 0
         var adminVersion = 0
@@ -78,15 +100,32 @@ package final class Metrics: Sendable {
         let counters = Mutex(RequestCounters())
     }
 
+    /// The last probe of a shared admin store.
+    package struct StoreProbe: Sendable {
+        /// `postgres`.
+        package var kind: String
+        package var reachable: Bool
+        package var seconds: Double
+        /// When it was last reachable, in seconds since the Unix epoch (0: never since start).
+        package var lastReachable: Double
+    }
+
     private let shards: [Shard]
     private let service = Mutex(ServiceState())
+    private let routeSeriesLimit: Int
+    /// The routes with a series of their own; it only grows, up to `routeSeriesLimit`.
+    private let routesWithSeries = Mutex<Set<String>>([])
 
-    /// - Parameter shardCount: shards of the per-request counters; a power of two at least
-    ///   the number of threads that record (default 16).
-    package init(shardCount: Int = 16) {
+    /// - Parameters:
+    ///   - shardCount: shards of the per-request counters; a power of two at least the number
+    ///     of threads that record (default 16).
+    ///   - routeSeriesLimit: routes with a `switchboard_route_hits_total` series of their own
+    ///     (`metrics_route_series`); the others count under `route="_other"`.
+    package init(shardCount: Int = 16, routeSeriesLimit: Int = 100) {
         var count = 1
         while count < max(1, shardCount) { count <<= 1 }
         shards = (0..<count).map { _ in Shard() }
+        self.routeSeriesLimit = max(0, routeSeriesLimit)
     }
 
     /// The calling thread's shard (a hash of its thread id).
@@ -107,8 +146,8 @@ package final class Metrics: Sendable {
     package func recordRequest(endpoint: String, status: Int, seconds: Double) {
         currentShard.counters.withLock { state in
             state.requests[RequestKey(endpoint: endpoint, status: status), default: 0] += 1
-            let bucket = Self.latencyBuckets.firstIndex(where: { seconds <= $0 })
-            state.latency[endpoint, default: Histogram()].record(seconds, bucket: bucket)
+            state.latency[endpoint, default: Histogram(buckets: Self.latencyBuckets.count)]
+                .record(seconds, bounds: Self.latencyBuckets)
         }
     }
 
@@ -141,12 +180,18 @@ package final class Metrics: Sendable {
         }
     }
 
-    /// Records a reload attempt.
-    package func recordReload(succeeded: Bool) {
+    /// Records a reload attempt and how long it took.
+    package func recordReload(succeeded: Bool, seconds: Double) {
         service.withLock { state in
             if succeeded { state.reloadsSucceeded += 1 } else { state.reloadsFailed += 1 }
             state.lastReloadSucceeded = succeeded
+            state.reloadDurations.record(seconds, bounds: Self.reloadBuckets)
         }
+    }
+
+    /// Records a probe of the shared admin store.
+    package func recordStoreProbe(_ probe: StoreProbe) {
+        service.withLock { $0.store = probe }
     }
 
     /// Updates the gauges describing the current snapshot.
@@ -167,20 +212,27 @@ package final class Metrics: Sendable {
         func family(_ name: String, _ type: String, _ help: String) {
             out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
         }
+        func histogram(_ name: String, _ labels: String, _ histogram: Histogram, _ bounds: [Double]) {
+            let prefix = labels.isEmpty ? "" : labels + ","
+            let suffix = labels.isEmpty ? "" : "{\(labels)}"
+            var cumulative = 0
+            for (index, bound) in bounds.enumerated() {
+                cumulative += histogram.counts[index]
+                out += "\(name)_bucket{\(prefix)le=\"\(Self.format(bound))\"} \(cumulative)\n"
+            }
+            out += "\(name)_bucket{\(prefix)le=\"+Inf\"} \(histogram.total)\n"
+            out += "\(name)_sum\(suffix) \(Self.format(histogram.sum))\n"
+            out += "\(name)_count\(suffix) \(histogram.total)\n"
+        }
+        family("switchboard_build_info", "gauge", "Always 1; the labels say which build runs.")
+        out += "switchboard_build_info{version=\"\(Self.escape(SwitchboardVersion.current))\"} 1\n"
         family("switchboard_http_requests_total", "counter", "HTTP requests answered, by endpoint and status.")
         for (key, count) in counters.requests.sorted(by: { ($0.key.endpoint, $0.key.status) < ($1.key.endpoint, $1.key.status) }) {
             out += "switchboard_http_requests_total{endpoint=\"\(key.endpoint)\",status=\"\(key.status)\"} \(count)\n"
         }
         family("switchboard_http_request_duration_seconds", "histogram", "Time spent answering a request, by endpoint.")
-        for (endpoint, histogram) in counters.latency.sorted(by: { $0.key < $1.key }) {
-            var cumulative = 0
-            for (index, bound) in Self.latencyBuckets.enumerated() {
-                cumulative += histogram.counts[index]
-                out += "switchboard_http_request_duration_seconds_bucket{endpoint=\"\(endpoint)\",le=\"\(bound)\"} \(cumulative)\n"
-            }
-            out += "switchboard_http_request_duration_seconds_bucket{endpoint=\"\(endpoint)\",le=\"+Inf\"} \(histogram.total)\n"
-            out += "switchboard_http_request_duration_seconds_sum{endpoint=\"\(endpoint)\"} \(histogram.sum)\n"
-            out += "switchboard_http_request_duration_seconds_count{endpoint=\"\(endpoint)\"} \(histogram.total)\n"
+        for (endpoint, latency) in counters.latency.sorted(by: { $0.key < $1.key }) {
+            histogram("switchboard_http_request_duration_seconds", "endpoint=\"\(endpoint)\"", latency, Self.latencyBuckets)
         }
         family("switchboard_routes", "gauge", "Routes in the current snapshot.")
         out += "switchboard_routes \(service.routes)\n"
@@ -191,6 +243,8 @@ package final class Metrics: Sendable {
         family("switchboard_reloads_total", "counter", "Config reloads, by result.")
         out += "switchboard_reloads_total{result=\"ok\"} \(service.reloadsSucceeded)\n"
         out += "switchboard_reloads_total{result=\"failed\"} \(service.reloadsFailed)\n"
+        family("switchboard_reload_duration_seconds", "histogram", "Time a config reload took, failed ones included.")
+        histogram("switchboard_reload_duration_seconds", "", service.reloadDurations, Self.reloadBuckets)
         family(
             "switchboard_config_last_reload_success", "gauge",
             "1 if the last reload succeeded, 0 if it failed (the previous config is still served).")
@@ -209,15 +263,54 @@ package final class Metrics: Sendable {
             "GET /resolve requests the resolve cache could answer, by result (hit or miss).")
         out += "switchboard_resolve_cache_requests_total{result=\"hit\"} \(counters.cacheHits)\n"
         out += "switchboard_resolve_cache_requests_total{result=\"miss\"} \(counters.cacheMisses)\n"
-        family("switchboard_route_hits_total", "counter", "Resolutions by matched route.")
+        family(
+            "switchboard_route_hits_total", "counter",
+            "Resolutions by matched route; routes beyond metrics_route_series count under route=\"\(Self.otherRoutes)\".")
+        let withSeries = routesWithSeries(admitting: counters.routeHits)
+        var others = 0
         for (route, count) in counters.routeHits.sorted(by: { $0.key < $1.key }) {
-            out += "switchboard_route_hits_total{route=\"\(Self.escape(route))\"} \(count)\n"
+            if withSeries.contains(route) {
+                out += "switchboard_route_hits_total{route=\"\(Self.escape(route))\"} \(count)\n"
+            } else {
+                others += count
+            }
         }
+        out += "switchboard_route_hits_total{route=\"\(Self.otherRoutes)\"} \(others)\n"
         family("switchboard_rule_hits_total", "counter", "Rewrites by rule.")
         for (rule, count) in counters.ruleHits.sorted(by: { $0.key < $1.key }) {
             out += "switchboard_rule_hits_total{rule=\"\(Self.escape(rule))\"} \(count)\n"
         }
+        if let store = service.store {
+            let label = "store=\"\(Self.escape(store.kind))\""
+            family("switchboard_store_up", "gauge", "1 if the last probe of the shared admin store reached it, else 0.")
+            out += "switchboard_store_up{\(label)} \(store.reachable ? 1 : 0)\n"
+            family("switchboard_store_probe_duration_seconds", "gauge", "How long the last probe of the shared admin store took.")
+            out += "switchboard_store_probe_duration_seconds{\(label)} \(Self.format(store.seconds))\n"
+            family(
+                "switchboard_store_last_reachable_timestamp_seconds", "gauge",
+                "When a probe last reached the shared admin store, since the Unix epoch (0: not since start).")
+            out += "switchboard_store_last_reachable_timestamp_seconds{\(label)} \(Self.format(store.lastReachable))\n"
+        }
+        ProcessMetrics.read()?.render(into: &out)
         return out
+    }
+
+    /// The routes with a series of their own, after admitting the most hit of `hits` while
+    /// there is room.
+    private func routesWithSeries(admitting hits: [String: Int]) -> Set<String> {
+        routesWithSeries.withLock { admitted in
+            if admitted.count < routeSeriesLimit {
+                let candidates = hits.filter { !admitted.contains($0.key) }
+                    .sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+                for (route, _) in candidates.prefix(routeSeriesLimit - admitted.count) { admitted.insert(route) }
+            }
+            return admitted
+        }
+    }
+
+    /// A sample value as the text format writes it (`1e-06`, `0.5`, `3`).
+    static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
     }
 
     /// Escapes a label value (backslash, quote, newline).

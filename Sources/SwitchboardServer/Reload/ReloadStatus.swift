@@ -10,4 +10,7 @@ package struct ReloadStatus: Sendable {
     package var succeeded: Bool
     /// Every problem found, when it failed.
     package var issues: [ConfigIssue]
+    /// Settings the reload read but the server applies only at start (`listen`, `threads`,
+    /// …): they differ from the running values until a restart.
+    package var restartRequired: [String] = []
 }

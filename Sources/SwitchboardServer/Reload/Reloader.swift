@@ -17,6 +17,8 @@ package final class Reloader: Sendable {
     private let reclaimer: MemoryReclaimer
     private let logger: Logger
     private let lastReload: Mutex<ReloadStatus>
+    /// The settings the server started with (the start-only ones stay in force until a restart).
+    private let startSettings: ServerSettings
     /// How many routes a reload's decoding threads hand over at a time: small enough that
     /// registering starts early, large enough that handing over costs nothing.
     private static let routeChunkSize = 2048
@@ -30,10 +32,17 @@ package final class Reloader: Sendable {
         self.reclaimer = reclaimer
         self.logger = logger
         self.lastReload = Mutex(ReloadStatus(time: Date(), trigger: .startup, succeeded: true, issues: []))
+        self.startSettings = holder.current.config.settings
     }
 
     /// The last reload attempt (the startup load until the first reload).
     package var status: ReloadStatus { lastReload.withLock { $0 } }
+
+    /// The time since `start`, in seconds.
+    private static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
 
     /// Re-reads the config directory and swaps in the new snapshot; on any problem keeps the
     /// running snapshot and reports every issue. The logged duration ends when the new
@@ -60,11 +69,14 @@ package final class Reloader: Sendable {
                     previousRewriter: running.resolver.rewriter)
                 leftovers = built.leftovers
                 metrics.recordSnapshot(built.snapshot)
-                metrics.recordReload(succeeded: true)
-                lastReload.withLock { $0 = ReloadStatus(time: Date(), trigger: trigger, succeeded: true, issues: []) }
+                metrics.recordReload(succeeded: true, seconds: Self.seconds(since: started))
+                let restart = built.snapshot.config.settings.startOnlyChanges(since: startSettings)
+                lastReload.withLock {
+                    $0 = ReloadStatus(time: Date(), trigger: trigger, succeeded: true, issues: [], restartRequired: restart)
+                }
                 return (built.snapshot, .success(built.snapshot))
             } catch {
-                metrics.recordReload(succeeded: false)
+                metrics.recordReload(succeeded: false, seconds: Self.seconds(since: started))
                 lastReload.withLock {
                     $0 = ReloadStatus(time: Date(), trigger: trigger, succeeded: false, issues: error.issues)
                 }
@@ -84,6 +96,12 @@ package final class Reloader: Sendable {
                     "trigger": "\(trigger)", "routes": "\(snapshot.resolver.router.routes.count)",
                     "rules": "\(snapshot.resolver.rewriter.rules.count)", "duration": "\(elapsed)",
                 ])
+            let restart = snapshot.config.settings.startOnlyChanges(since: startSettings)
+            if !restart.isEmpty {
+                logger.warning(
+                    "settings changed that apply only at start: restart to apply",
+                    metadata: ["settings": "\(restart.joined(separator: ", "))"])
+            }
         case .failure(let issues):
             logger.error(
                 "config reload failed; still serving the previous config",

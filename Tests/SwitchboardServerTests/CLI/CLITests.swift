@@ -185,6 +185,13 @@ struct CLITests {
 
     // MARK: - check
 
+    @Test func versionPrintsTheOneVersion() throws {
+        let directory = try TemporaryDirectory()
+        let run = try Self.run(["--version"], in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == SwitchboardVersion.current)
+    }
+
     @Test func checkAcceptsTheDemoConfig() throws {
         let run = try Self.check(Package.demoConfig)
         #expect(run.status == 0, "\(run.stdout)")

@@ -13,8 +13,9 @@ extension IntegrationTests {
     struct OpenAPICoverageTests {
         /// Every path the endpoint table answers (API/SwitchboardAPI.swift).
         static let serverPaths = [
-            "/resolve", "/healthz", "/metrics", "/openapi.yaml", "/admin/rules", "/admin/rules/{id}", "/admin/routes",
-            "/admin/routes/{id}", "/admin/reload", "/admin/status", "/admin/table", "/admin/history", "/admin/rollback", "/open",
+            "/resolve", "/healthz", "/livez", "/readyz", "/metrics", "/openapi.yaml", "/admin/rules", "/admin/rules/{id}",
+            "/admin/routes", "/admin/routes/{id}", "/admin/reload", "/admin/status", "/admin/table", "/admin/history",
+            "/admin/rollback", "/open",
             "/.well-known/apple-app-site-association",
             "/.well-known/assetlinks.json",
         ]
@@ -53,6 +54,15 @@ extension IntegrationTests {
             ),
             ("GET /.well-known/assetlinks.json", 200, { c, _ in try c.request("GET", "/.well-known/assetlinks.json") }),
             ("GET /healthz", 200, { c, _ in try c.request("GET", "/healthz") }),
+            ("GET /livez", 200, { c, _ in try c.request("GET", "/livez") }),
+            ("OPTIONS /resolve", 204, { c, _ in try preflight(c, "/resolve") }),
+            ("OPTIONS /open", 204, { c, _ in try preflight(c, "/open") }),
+            (
+                "OPTIONS /.well-known/apple-app-site-association", 204,
+                { c, _ in try preflight(c, "/.well-known/apple-app-site-association") }
+            ),
+            ("OPTIONS /.well-known/assetlinks.json", 204, { c, _ in try preflight(c, "/.well-known/assetlinks.json") }),
+            ("GET /readyz", 200, { c, _ in try c.request("GET", "/readyz") }),
             ("GET /metrics", 200, { c, _ in try c.request("GET", "/metrics") }),
             ("GET /openapi.yaml", 200, { c, _ in try c.request("GET", "/openapi.yaml") }),
 
@@ -90,7 +100,10 @@ extension IntegrationTests {
             ("POST /admin/routes", 413, { c, _ in try oversized(c, "POST", "/admin/routes") }),
             ("POST /admin/routes", 422, { c, _ in try c.admin("POST", "/admin/routes", json: route("one-too-many")) }),
             ("GET /admin/routes", 200, { c, _ in try c.admin("GET", "/admin/routes") }),
-            ("DELETE /admin/routes/{id}", 412, { c, _ in try c.admin("DELETE", "/admin/routes/cov", headers: [("If-Match", #""99""#)]) }),
+            (
+                "DELETE /admin/routes/{id}", 412,
+                { c, _ in try c.admin("DELETE", "/admin/routes/cov", headers: [("If-Match", "not-a-version")]) }
+            ),
             ("DELETE /admin/routes/{id}", 204, { c, _ in try c.admin("DELETE", "/admin/routes/cov") }),
             ("DELETE /admin/routes/{id}", 404, { c, _ in try c.admin("DELETE", "/admin/routes/cov") }),
             ("DELETE /admin/routes/{id}", 409, { c, _ in try c.admin("DELETE", "/admin/routes/product.detail") }),
@@ -150,9 +163,16 @@ extension IntegrationTests {
         ]
 
         /// Documented statuses the steps do not produce: 401 and 403 have their own test; a
-        /// failed fsync (503) cannot be caused from here.
+        /// failed fsync (503) cannot be caused from here; `/readyz`'s 503 is the drain test's
+        /// (`DrainTests`).
         static func exercisedElsewhere(_ operation: String, _ status: String) -> Bool {
             status == "503" || (operation.contains(" /admin/") && (status == "401" || status == "403"))
+        }
+
+        /// A CORS preflight from an allowed origin.
+        static func preflight(_ client: HTTPTestClient, _ path: String) throws -> HTTPTestResponse {
+            try client.request(
+                "OPTIONS", path, headers: [("Origin", "https://m.shop.example.com"), ("Access-Control-Request-Method", "GET")])
         }
 
         static func rule(_ id: String) -> String { #"{"id":"\#(id)","match":"^\#(id)://","target":"shopapp://me"}"# }
@@ -254,7 +274,7 @@ extension IntegrationTests {
             let config = try TestConfig.demo()
             try config.writeSettings(
                 try config.read("switchboard.yaml") + "limits: { max_admin_rules: 2, max_routes: 37 }\n"
-                    + "redirect_allow: [m.shop.example.com]\n"
+                    + "redirect_allow: [m.shop.example.com]\ncors_allowed_origins: [\"https://m.shop.example.com\"]\n"
                     + "apps: { ios: [{appID: TEAM123456.com.example.shop}], android: [{package: com.example.shop, sha256: ['"
                     + (0..<32).map { _ in "AB" }.joined(separator: ":") + "']}] }\n")
             let server = try await InProcessServer(config: config)
@@ -307,7 +327,8 @@ extension IntegrationTests {
             let server = try await InProcessServer(config: .demo())
             let client = try server.client()
             let before = try client.admin("GET", "/admin/status").json["version"] as? Int
-            for operation in document.operations.keys.sorted() {
+            // A preflight is the browser's question, answered before any query is read.
+            for operation in document.operations.keys.sorted() where !operation.hasPrefix("OPTIONS ") {
                 let parts = operation.split(separator: " ")
                 let method = String(parts[0])
                 let path = parts[1].replacingOccurrences(of: "{id}", with: "x")

@@ -4,18 +4,25 @@ import SwitchboardTestSupport
 /// Requests of the Switchboard API over the test client.
 extension HTTPTestClient {
     /// `GET /resolve?url=<url, percent-encoded as a query value>`.
+    /// The answer is checked against `openapi.yaml` (``OpenAPIConformance``).
     func resolve(_ url: String, extraQuery: String = "") throws -> HTTPTestResponse {
-        try request("GET", "/resolve?url=" + Self.queryValue(url) + extraQuery)
+        let target = "/resolve?url=" + Self.queryValue(url) + extraQuery
+        let response = try request("GET", target)
+        OpenAPIConformance.check("GET", target, response)
+        return response
     }
 
-    /// An admin call with `Authorization: Bearer <token>` (when given) and a JSON body.
+    /// An admin call with `Authorization: Bearer <token>` (when given) and a JSON body; any
+    /// path, not only `/admin`. The answer is checked against `openapi.yaml` (``OpenAPIConformance``).
     func admin(
         _ method: String, _ path: String, token: String? = "t", json: String? = nil, headers: [(String, String)] = []
     ) throws -> HTTPTestResponse {
         var all = headers
         if let token { all.append(("Authorization", "Bearer \(token)")) }
         if json != nil { all.append(("Content-Type", "application/json")) }
-        return try request(method, path, headers: all, body: json.map { Array($0.utf8) })
+        let response = try request(method, path, headers: all, body: json.map { Array($0.utf8) })
+        OpenAPIConformance.check(method, path, response)
+        return response
     }
 
     /// `value` percent-encoded for a query value (everything but unreserved characters).

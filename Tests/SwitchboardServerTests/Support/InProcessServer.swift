@@ -20,9 +20,10 @@ final class InProcessServer: Sendable {
     /// Starts the server and returns once it is serving and watching its config.
     /// - Parameter token: the admin token; `nil` leaves the variable unset (admin is 403).
     /// - Parameter environment: more environment variables (named admin tokens).
+    /// - Parameter storeProbeInterval: how often a PostgreSQL store is probed.
     init(
         config: TestConfig, token: String? = "t", environment extra: [String: String] = [:],
-        pollInterval: Duration = .milliseconds(200)
+        pollInterval: Duration = .milliseconds(200), storeProbeInterval: Duration = .milliseconds(500)
     ) async throws {
         self.config = config
         let (logger, logs) = CollectingLogHandler.logger()
@@ -31,7 +32,7 @@ final class InProcessServer: Sendable {
         if let token { environment["SWITCHBOARD_ADMIN_TOKEN"] = token }
         let application = try SwitchboardApplication(
             configDirectory: config.directory, listen: "127.0.0.1:0", environment: environment,
-            pollInterval: pollInterval, signals: nil, logger: logger)
+            pollInterval: pollInterval, storeProbeInterval: storeProbeInterval, signals: nil, logger: logger)
         self.application = application
         task = Task { try await application.run() }
         let started = try await eventually(timeout: .seconds(10)) {

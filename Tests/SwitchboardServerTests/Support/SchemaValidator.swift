@@ -3,7 +3,8 @@ import SwitchboardTestSupport
 
 /// Checks a JSON value against an OpenAPI 3.0 schema (the subset `openapi.yaml` uses:
 /// `$ref`, `type`, `required`, `properties`, `additionalProperties`, `items`, `enum`,
-/// `allOf`, `oneOf`).
+/// `allOf`, `oneOf`, and the bounds `minLength`, `maxLength`, `minimum`, `maximum`,
+/// `minItems`, `maxItems`).
 ///
 /// Stricter than JSON Schema on one point, so that the document stays complete: an object
 /// member that the schema does not list is a problem unless `additionalProperties` allows it.
@@ -39,13 +40,19 @@ struct SchemaValidator {
             if case .string(let text) = value, !texts.contains(text) { return ["\(path): '\(text)' is not one of \(texts)"] }
         }
         switch (schema["type"] as? String, value) {
-        case (nil, _), ("string", .string), ("boolean", .bool), ("number", .number):
+        case ("string", .string(let text)):
+            return bounds(Double(text.count), schema, "minLength", "maxLength", at: path, of: "length")
+        case ("number", .number(let number)):
+            return bounds(number, schema, "minimum", "maximum", at: path, of: "value")
+        case (nil, _), ("boolean", .bool):
             return []
         case ("integer", .number(let number)):
-            return number.rounded() == number ? [] : ["\(path): \(number) is not an integer"]
+            guard number.rounded() == number else { return ["\(path): \(number) is not an integer"] }
+            return bounds(number, schema, "minimum", "maximum", at: path, of: "value")
         case ("array", .array(let items)):
-            guard let itemSchema = schema["items"] as? [String: Any] else { return [] }
-            return items.enumerated().flatMap { problems($0.element, itemSchema, at: "\(path)[\($0.offset)]") }
+            let counted = bounds(Double(items.count), schema, "minItems", "maxItems", at: path, of: "item count")
+            guard let itemSchema = schema["items"] as? [String: Any] else { return counted }
+            return counted + items.enumerated().flatMap { problems($0.element, itemSchema, at: "\(path)[\($0.offset)]") }
         case ("object", .object(let members)):
             var found: [String] = []
             let properties = schema["properties"] as? [String: Any] ?? [:]
@@ -68,6 +75,21 @@ struct SchemaValidator {
         case (let type?, _):
             return ["\(path): expected \(type), found \(value)"]
         }
+    }
+
+    /// The problem, if any, of a `measure` (a length, a value, a count) outside the schema's
+    /// `lower`/`upper` bounds.
+    private func bounds(
+        _ measure: Double, _ schema: [String: Any], _ lower: String, _ upper: String, at path: String, of what: String
+    ) -> [String] {
+        func number(_ bound: Any?) -> Double? { (bound as? Int).map(Double.init) ?? bound as? Double }
+        if let minimum = number(schema[lower]), measure < minimum {
+            return ["\(path): \(what) \(measure) is below \(lower) \(minimum)"]
+        }
+        if let maximum = number(schema[upper]), measure > maximum {
+            return ["\(path): \(what) \(measure) is above \(upper) \(maximum)"]
+        }
+        return []
     }
 
     /// The property names the parts of an `allOf` list.

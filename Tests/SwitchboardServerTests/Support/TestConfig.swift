@@ -66,11 +66,15 @@ final class TestConfig: Sendable {
         return config
     }
 
-    /// Writes `switchboard.yaml` from `text`, with `listen` and `data_dir` replaced.
+    /// Writes `switchboard.yaml` from `text`, with `listen` and `data_dir` replaced, and
+    /// `drain_seconds` as the last line of `text` that sets it, else 0 (tests stop servers
+    /// without waiting).
     func writeSettings(_ text: String) throws {
-        let kept = text.split(separator: "\n", omittingEmptySubsequences: false)
-            .filter { !$0.hasPrefix("listen:") && !$0.hasPrefix("data_dir:") }
-        let settings = kept.joined(separator: "\n") + "\nlisten: \"127.0.0.1:0\"\ndata_dir: \"\(dataDirectory)\"\n"
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let drain = lines.last { $0.hasPrefix("drain_seconds:") } ?? "drain_seconds: 0"
+        let kept = lines.filter { !$0.hasPrefix("listen:") && !$0.hasPrefix("data_dir:") && !$0.hasPrefix("drain_seconds:") }
+        let settings =
+            kept.joined(separator: "\n") + "\nlisten: \"127.0.0.1:0\"\ndata_dir: \"\(dataDirectory)\"\n\(drain)\n"
         try write("switchboard.yaml", settings)
     }
 

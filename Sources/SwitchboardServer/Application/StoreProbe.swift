@@ -1,0 +1,61 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import SwitchboardStore
+
+/// Probes a shared admin store (PostgreSQL) every few seconds, for the `switchboard_store_*`
+/// series: whether it answers, how fast, and when it last did. Logs when it stops and starts
+/// answering again.
+///
+/// A probe is a `load()` of the admin state, the same read a replica does when it follows the
+/// store, so it costs one query of one row. Store reachability is reported, not made part of
+/// readiness: resolving never needs the store, and a database outage must not take every
+/// replica out of the load balancer at once (README "Many replicas").
+package final class StoreProbe: Service, Sendable {
+    private let store: any AdminStore
+    private let metrics: Metrics
+    private let interval: Duration
+    private let logger: Logger
+
+    /// - Parameters:
+    ///   - store: the shared store.
+    ///   - interval: the time between probes.
+    package init(store: any AdminStore, metrics: Metrics, interval: Duration = .seconds(10), logger: Logger) {
+        self.store = store
+        self.metrics = metrics
+        self.interval = interval
+        self.logger = logger
+    }
+
+    /// Probes until the service group shuts down.
+    package func run() async {
+        let kind = store.location.hasPrefix("postgres") ? "postgres" : "shared"
+        var lastReachable = 0.0
+        var wasReachable = true
+        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            let started = ContinuousClock.now
+            // A blocking query: off the cooperative pool.
+            let reachable = await withCheckedContinuation { continuation in
+                DispatchQueue.global().async { [store] in
+                    continuation.resume(returning: (try? store.load()) != nil)
+                }
+            }
+            let elapsed = ContinuousClock.now - started
+            if reachable { lastReachable = Date().timeIntervalSince1970 }
+            metrics.recordStoreProbe(
+                Metrics.StoreProbe(
+                    kind: kind, reachable: reachable,
+                    seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+                    lastReachable: lastReachable))
+            if reachable != wasReachable {
+                if reachable {
+                    logger.notice("the admin store answers again", metadata: ["store": "\(store.location)"])
+                } else {
+                    logger.warning("the admin store does not answer", metadata: ["store": "\(store.location)"])
+                }
+                wasReachable = reachable
+            }
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: self.interval) }
+        }
+    }
+}

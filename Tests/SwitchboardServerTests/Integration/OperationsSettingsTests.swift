@@ -1,0 +1,68 @@
+import Foundation
+import SwitchboardTestSupport
+import Testing
+
+extension IntegrationTests {
+    /// What operators set once and read in logs: start-only settings named on reload, the
+    /// access log without query values, JSON logs (README "Operations").
+    @Suite("Operations settings")
+    struct OperationsSettingsTests {
+        @Test("a reload that changes a start-only setting says 'restart to apply' in the log and in /admin/status")
+        func restartToApply() async throws {
+            let config = try TestConfig.demo()
+            let server = try await InProcessServer(config: config)
+            let client = try server.client()
+            let original = try config.read("switchboard.yaml")
+            try config.writeSettings(original + "threads: 3\naccess_log: true\n")
+            #expect(try client.admin("POST", "/admin/reload").status == 200)
+            var reload = try client.admin("GET", "/admin/status").json["lastReload"] as? [String: Any] ?? [:]
+            #expect(reload["ok"] as? Bool == true)
+            #expect(reload["restartRequired"] as? [String] == ["threads", "access_log"], "\(reload)")
+            #expect(server.logs.all.contains { $0.message.contains("restart to apply") })
+            // Back to the values the server started with: nothing to restart for.
+            try config.writeSettings(original)
+            #expect(try client.admin("POST", "/admin/reload").status == 200)
+            reload = try client.admin("GET", "/admin/status").json["lastReload"] as? [String: Any] ?? [:]
+            #expect(reload["restartRequired"] as? [String] == [], "\(reload)")
+        }
+
+        @Test("the access log keeps query names and drops their values unless access_log_query is set")
+        func accessLogWithoutQueryValues() async throws {
+            for keepValues in [false, true] {
+                let config = try TestConfig.demo()
+                try config.writeSettings(try config.read("switchboard.yaml") + "access_log: true\naccess_log_query: \(keepValues)\n")
+                let server = try await InProcessServer(config: config)
+                _ = try server.client().resolve("shopapp://product/42?token=s3cret", extraQuery: "&device=d-123")
+                let lines = server.logs.all.map(\.message).filter { $0.hasPrefix("GET /resolve") }
+                #expect(lines.count == 1, "\(lines)")
+                if keepValues {
+                    #expect(lines.first?.contains("s3cret") == true, "\(lines)")
+                } else {
+                    #expect(lines.first == "GET /resolve?url=*&device=* 200", "\(lines)")
+                }
+            }
+        }
+
+        @Test("log_format: json writes one JSON object per line, the metadata as members")
+        func jsonLogs() async throws {
+            let config = try TestConfig.demo()
+            try config.writeSettings(try config.read("switchboard.yaml") + "log_format: json\n")
+            let process = try ServerProcess(config: config)
+            var listening: [String: Any]?
+            try await eventually(timeout: .seconds(15)) {
+                listening = Self.objects(process.log).first { $0["message"] as? String == "switchboard listening" }
+                return listening != nil || !process.process.isRunning
+            }
+            let line = try #require(listening, "\(process.log)")
+            #expect(line["level"] as? String == "notice")
+            #expect((line["address"] as? String)?.hasPrefix("127.0.0.1:") == true, "\(line)")
+            #expect(line["time"] is String)
+            let lines = process.log.split(separator: "\n")
+            #expect(Self.objects(process.log).count == lines.count, "a line that is not a JSON object:\n\(process.log)")
+        }
+
+        static func objects(_ log: String) -> [[String: Any]] {
+            log.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+        }
+    }
+}
