@@ -1,51 +1,82 @@
 import SwitchboardHTTP
 
-/// An admin token the server accepts, with the name the history records.
-package struct AdminToken: Sendable {
+/// An admin token the server accepts, with the name the history records and what it may do.
+package struct AdminToken: Sendable, Hashable {
     package let name: String
     package let secret: String
+    package let role: AdminRole
 
-    package init(name: String, secret: String) {
+    package init(name: String, secret: String, role: AdminRole = .write) {
         self.name = name
         self.secret = secret
+        self.role = role
     }
 }
 
 /// Bearer-token check for the admin API: 403 while no token is configured, 401 for a
-/// missing or wrong token. Every configured token is compared, each in constant time, so the
-/// time does not reveal which token matched or where a wrong one differs.
+/// missing or wrong token, 403 for a token whose role does not allow the call. Every refusal
+/// names the role the call needs, so that the caller knows which token to ask for. Every
+/// configured token is compared, each in constant time, so the time does not reveal which
+/// token matched or where a wrong one differs.
 struct AdminAuthorization: Sendable {
-    let tokens: [AdminToken]
+    /// Where the tokens in force are read, once per request: a reload can replace them.
+    let tokens: AdminTokenHolder
 
-    /// The name of the token the request presents.
+    init(tokens: AdminTokenHolder) {
+        self.tokens = tokens
+    }
+
+    /// A check against a fixed list of tokens.
+    init(tokens: [AdminToken]) {
+        self.init(tokens: AdminTokenHolder(tokens))
+    }
+
+    /// The token the request presents, whatever its role.
     ///
+    /// - Parameter needed: the role of the call, named in the refusals.
     /// - Throws: ``APIError``: `403 admin_disabled` or `401 unauthorized`.
-    func authorize(_ request: HTTPRequest) throws(APIError) -> String {
+    func authenticate(_ request: HTTPRequest, needed: AdminRole) throws(APIError) -> AdminToken {
+        let tokens = tokens.current
+        let needs = "this needs a token with role \(needed.rawValue)"
         guard !tokens.isEmpty else {
             throw APIError(
                 status: 403, code: "admin_disabled",
                 message: "the admin API is disabled: set the environment variable named by admin_token_env "
-                    + "(or admin_tokens) and restart")
+                    + "(or admin_tokens), then reload (SIGHUP) or restart; \(needs)")
         }
         let challenge = [("WWW-Authenticate", #"Bearer realm="switchboard""#)]
         guard let header = request.header("Authorization") else {
-            throw APIError(status: 401, code: "unauthorized", message: "missing Authorization: Bearer <token>", headers: challenge)
+            throw APIError(
+                status: 401, code: "unauthorized", message: "missing Authorization: Bearer <token>; \(needs)", headers: challenge)
         }
         let prefix = "bearer "
         guard header.count > prefix.count, header.lowercased().hasPrefix(prefix) else {
             throw APIError(
-                status: 401, code: "unauthorized", message: "the Authorization header must be 'Bearer <token>'", headers: challenge)
+                status: 401, code: "unauthorized", message: "the Authorization header must be 'Bearer <token>'; \(needs)",
+                headers: challenge)
         }
         let presented = Array(header.dropFirst(prefix.count).trimmingSpaces().utf8)
-        var matched: String?
+        var matched: AdminToken?
         for token in tokens where Self.constantTimeEqual(presented, Array(token.secret.utf8)) && matched == nil {
-            matched = token.name
+            matched = token
         }
         guard let matched else {
-            throw APIError(status: 401, code: "unauthorized", message: "wrong admin token", headers: challenge)
+            throw APIError(status: 401, code: "unauthorized", message: "wrong admin token; \(needs)", headers: challenge)
         }
         return matched
     }
+
+    /// Refuses `token` when its role does not allow a call that needs `needed`.
+    ///
+    /// - Throws: ``APIError``: `403 forbidden_role`.
+    static func requireRole(_ needed: AdminRole, of token: AdminToken) throws(APIError) {
+        guard token.role.allows(needed) else {
+            throw APIError(
+                status: 403, code: "forbidden_role",
+                message: "this needs a token with role \(needed.rawValue); '\(token.name)' has role \(token.role.rawValue)")
+        }
+    }
+
     /// Compares every byte of the longer input, so the time does not reveal where they differ.
     static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
         var difference = UInt8(truncatingIfNeeded: lhs.count ^ rhs.count)

@@ -3,11 +3,12 @@ import SwitchboardHTTP
 /// One operation of the API: what answers one method on one path.
 struct Endpoint: Sendable {
     /// Who may call it.
-    enum Access: Sendable {
+    enum Access: Sendable, Equatable {
         /// Anyone.
         case open
-        /// Holders of an admin token (`Authorization: Bearer …`).
-        case admin
+        /// Holders of an admin token (`Authorization: Bearer …`) whose role allows this one:
+        /// `.admin(.read)` for what only reads, `.admin(.write)` for every change.
+        case admin(AdminRole)
     }
 
     /// The label of its metrics series (`resolve`, `admin`, …): fixed, never the raw path.

@@ -41,13 +41,20 @@ struct EndpointTable: Sendable {
 
     private func dispatch(_ request: HTTPRequest) throws(APIError) -> (endpoint: String, response: HTTPResponse) {
         let isAdminPath = request.path == Self.adminPrefix || request.path.hasPrefix(Self.adminPrefix + "/")
-        // Admin paths say nothing (not even 404 or 405) to a caller without a token.
-        var actor = isAdminPath ? try authorization.authorize(request) : nil
-        guard let (methods, pathID) = lookUp(request.path) else {
+        let found = lookUp(request.path)
+        let method = request.method == "HEAD" && found?.methods["HEAD"] == nil ? "GET" : request.method
+        let endpoint = found?.methods[method]
+        // Admin paths say nothing (not even 404 or 405) to a caller without a token. The role
+        // named in a refusal is the endpoint's, or for a path or method the API does not have,
+        // the one its method would need (reading or changing), which tells nothing more.
+        var token: AdminToken?
+        if isAdminPath {
+            token = try authorization.authenticate(request, needed: Self.neededRole(endpoint, method: method))
+        }
+        guard let (methods, pathID) = found else {
             throw APIError(status: 404, code: "not_found", message: "no endpoint at \(request.path); see /openapi.yaml")
         }
-        let method = request.method == "HEAD" && methods["HEAD"] == nil ? "GET" : request.method
-        guard let endpoint = methods[method] else {
+        guard let endpoint else {
             let allowed = Self.allowedMethods(methods)
             let refusal = APIError(
                 status: 405, code: "method_not_allowed",
@@ -55,9 +62,21 @@ struct EndpointTable: Sendable {
                 headers: [("Allow", allowed.joined(separator: ", "))])
             return (methods.values.map(\.name).min() ?? "not_found", refusal.response)
         }
-        if endpoint.access == .admin, actor == nil {
-            actor = try authorization.authorize(request)
+        if case .admin(let needed) = endpoint.access {
+            let presented: AdminToken
+            if let token {
+                presented = token
+            } else {
+                presented = try authorization.authenticate(request, needed: needed)
+            }
+            do throws(APIError) {
+                try AdminAuthorization.requireRole(needed, of: presented)
+            } catch {
+                return (endpoint.name, error.response)
+            }
+            token = presented
         }
+        let actor = token?.name
         if let cached = endpoint.cachedAnswer?(request) {
             return (endpoint.name, cached)
         }
@@ -73,6 +92,13 @@ struct EndpointTable: Sendable {
         } catch {
             return (endpoint.name, error.response)
         }
+    }
+
+    /// The role a call needs: the endpoint's, else reading for `GET`/`HEAD` and writing for
+    /// any other method.
+    private static func neededRole(_ endpoint: Endpoint?, method: String) -> AdminRole {
+        if case .admin(let role) = endpoint?.access { return role }
+        return method == "GET" || method == "HEAD" ? .read : .write
     }
 
     /// The methods registered for a path, and the decoded `{id}` when the path has one.

@@ -10,8 +10,8 @@ package struct ServerContext: Sendable {
     package let reloader: Reloader
     /// Runs admin changes.
     package let adminWriter: AdminWriter
-    /// The admin bearer tokens, by name; empty (admin API disabled) while none is set.
-    package let adminTokens: [AdminToken]
+    /// The admin bearer tokens in force (replaced at every successful reload).
+    package let adminTokens: AdminTokenHolder
     /// The time for conditional rules, in seconds since the Unix epoch (injectable for tests).
     package let clock: @Sendable () -> Double
     package let startedAt: Date

@@ -40,7 +40,8 @@ package final class SwitchboardApplication: Sendable {
     ///   - configDirectory: the config directory.
     ///   - listen: overrides `listen` from `switchboard.yaml`.
     ///   - drainSeconds: overrides `drain_seconds` from `switchboard.yaml`.
-    ///   - environment: where admin tokens and `SWITCHBOARD_STORE` are read.
+    ///   - environment: where admin tokens and `SWITCHBOARD_STORE` are read; read again at every
+    ///     reload for the tokens, so that a rotated token applies without a restart.
     ///   - pollInterval: how often the config directory is checked even without inotify events.
     ///   - storeProbeInterval: how often a shared admin store is probed (``StoreProbe``).
     ///   - signals: the process's signals, trapped, when they are this server's (`nil` when
@@ -50,14 +51,14 @@ package final class SwitchboardApplication: Sendable {
     ///   stops startup; the state file is never discarded), or the HTTP server's error.
     package init(
         configDirectory: String, listen: String?, drainSeconds: Int? = nil,
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        environment: @escaping @Sendable () -> [String: String] = { ProcessInfo.processInfo.environment },
         pollInterval: Duration = .seconds(1), storeProbeInterval: Duration = .seconds(10), signals: ProcessSignals?,
         logger: Logger,
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) throws {
         let loaded: SnapshotLoader.Loaded
         do {
-            loaded = try SnapshotLoader.load(configDirectory: configDirectory, environment: environment)
+            loaded = try SnapshotLoader.load(configDirectory: configDirectory, environment: environment())
         } catch {
             switch error.step {
             case .config:
@@ -73,13 +74,15 @@ package final class SwitchboardApplication: Sendable {
         metrics.recordSnapshot(loaded.snapshot)
         let holder = SnapshotHolder(loaded.snapshot)
         let reclaimer = MemoryReclaimer()
+        let tokens = AdminTokenHolder(settings: settings, environment: environment, logger: logger)
         let reloader = Reloader(
-            configDirectory: configDirectory, holder: holder, metrics: metrics, reclaimer: reclaimer, logger: logger)
+            configDirectory: configDirectory, holder: holder, metrics: metrics, reclaimer: reclaimer, adminTokens: tokens,
+            logger: logger)
         let writer = AdminWriter(holder: holder, store: loaded.store, metrics: metrics, reclaimer: reclaimer, logger: logger)
         let readiness = Readiness()
         let context = ServerContext(
             holder: holder, metrics: metrics, reloader: reloader, adminWriter: writer,
-            adminTokens: Self.adminTokens(settings: settings, environment: environment, logger: logger), clock: clock,
+            adminTokens: tokens, clock: clock,
             startedAt: Date(), readiness: readiness, logger: logger)
         let api = SwitchboardAPI(
             context: context, accessLog: settings.accessLog, accessLogQuery: settings.accessLogQuery,
@@ -153,23 +156,5 @@ package final class SwitchboardApplication: Sendable {
         configuration.connectionMemoryLimit = max(
             configuration.connectionMemoryLimit, settings.limits.maxURLBytes * 2 + 16 * 1024)
         return configuration
-    }
-
-    /// The admin tokens set in the environment: the one of `admin_token_env` (named `admin`)
-    /// and those of `admin_tokens`.
-    private static func adminTokens(settings: ServerSettings, environment: [String: String], logger: Logger) -> [AdminToken] {
-        var tokens: [AdminToken] = []
-        let named = [("admin", settings.adminTokenEnv)] + settings.adminTokens.map { ($0.name, $0.tokenEnv) }
-        for (name, variable) in named {
-            if let secret = environment[variable], !secret.isEmpty {
-                tokens.append(AdminToken(name: name, secret: secret))
-            } else if name != "admin" {
-                logger.warning("admin token '\(name)' is disabled: \(variable) is not set")
-            }
-        }
-        if tokens.isEmpty {
-            logger.warning("admin API disabled: \(settings.adminTokenEnv) is not set")
-        }
-        return tokens
     }
 }

@@ -1,26 +1,45 @@
 import SwitchboardCore
 
+/// What an admin token may do. Each admin endpoint declares the role it needs
+/// (``Endpoint/Access/admin(_:)``): reading (rules, routes, history, status, the table) needs
+/// `read`, every change needs `write`; a `write` token may also read.
+package enum AdminRole: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Reads only: dashboards, CI jobs that check what is live.
+    case read
+    /// Reads and changes everything.
+    case write
+
+    /// Whether a token of this role may call an endpoint that needs `needed`.
+    package func allows(_ needed: AdminRole) -> Bool {
+        self == .write || needed == .read
+    }
+}
+
 /// One named admin token (`admin_tokens` in `switchboard.yaml`): the secret itself stays in
-/// the environment variable `token_env`; the name is what the history records.
+/// the environment variable `token_env`; the name is what the history records, the role what
+/// it may do (`write` when not given).
 ///
 /// ```yaml
 /// admin_tokens:
 ///   - { name: alice, token_env: SWITCHBOARD_TOKEN_ALICE }
-///   - { name: deploy-bot, token_env: SWITCHBOARD_TOKEN_DEPLOY }
+///   - { name: dashboard, token_env: SWITCHBOARD_TOKEN_DASHBOARD, role: read }
 /// ```
 package struct AdminTokenSetting: Sendable, Hashable, Codable {
     /// Who uses the token: letters, digits, `.`, `_`, `-`.
     package var name: String
     /// The environment variable holding the secret.
     package var tokenEnv: String
+    /// What the token may do.
+    package var role: AdminRole
 
-    package init(name: String, tokenEnv: String) {
+    package init(name: String, tokenEnv: String, role: AdminRole = .write) {
         self.name = name
         self.tokenEnv = tokenEnv
+        self.role = role
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case name
+        case name, role
         case tokenEnv = "token_env"
     }
 
@@ -29,6 +48,12 @@ package struct AdminTokenSetting: Sendable, Hashable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
         tokenEnv = try container.decode(String.self, forKey: .tokenEnv)
+        let roleText = try container.decodeIfPresent(String.self, forKey: .role) ?? AdminRole.write.rawValue
+        guard let role = AdminRole(rawValue: roleText) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .role, in: container, debugDescription: "role of '\(name)' must be read or write, not '\(roleText)'")
+        }
+        self.role = role
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
         guard !name.isEmpty, name.allSatisfy(allowed.contains) else {
             throw DecodingError.dataCorruptedError(

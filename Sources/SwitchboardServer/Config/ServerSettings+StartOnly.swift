@@ -1,14 +1,12 @@
 extension ServerSettings {
     /// The settings applied only when the server starts (the listener, its threads and
-    /// limits, where tokens and state come from, logging, shutdown): a reload that changes one
+    /// limits, where state comes from, logging, shutdown): a reload that changes one
     /// says "restart to apply" instead of silently keeping the old value.
     static let startOnly: [(key: String, value: @Sendable (ServerSettings) -> AnyHashable)] = [
         ("listen", { $0.listen }),
         ("threads", { $0.threads }),
         ("data_dir", { $0.dataDir }),
         ("store", { $0.store }),
-        ("admin_token_env", { $0.adminTokenEnv }),
-        ("admin_tokens", { $0.adminTokens }),
         ("access_log", { $0.accessLog }),
         ("access_log_query", { $0.accessLogQuery }),
         ("log_format", { $0.logFormat }),

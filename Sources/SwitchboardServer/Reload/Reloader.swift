@@ -16,6 +16,9 @@ package final class Reloader: Sendable {
     private let metrics: Metrics
     private let reclaimer: MemoryReclaimer
     private let logger: Logger
+    /// The admin tokens, read again from the new settings and the environment at every
+    /// successful reload (`nil`: none to refresh).
+    private let adminTokens: AdminTokenHolder?
     private let lastReload: Mutex<ReloadStatus>
     /// The settings the server started with (the start-only ones stay in force until a restart).
     private let startSettings: ServerSettings
@@ -24,8 +27,10 @@ package final class Reloader: Sendable {
     private static let routeChunkSize = 2048
 
     package init(
-        configDirectory: String, holder: SnapshotHolder, metrics: Metrics, reclaimer: MemoryReclaimer, logger: Logger
+        configDirectory: String, holder: SnapshotHolder, metrics: Metrics, reclaimer: MemoryReclaimer,
+        adminTokens: AdminTokenHolder? = nil, logger: Logger
     ) {
+        self.adminTokens = adminTokens
         self.configDirectory = configDirectory
         self.holder = holder
         self.metrics = metrics
@@ -68,6 +73,7 @@ package final class Reloader: Sendable {
                     loading: loading, admin: running.admin, expectedRouteCount: running.configRouteCount,
                     previousRewriter: running.resolver.rewriter)
                 leftovers = built.leftovers
+                adminTokens?.refresh(settings: built.snapshot.config.settings, logger: logger)
                 metrics.recordSnapshot(built.snapshot)
                 metrics.recordReload(succeeded: true, seconds: Self.seconds(since: started))
                 let restart = built.snapshot.config.settings.startOnlyChanges(since: startSettings)

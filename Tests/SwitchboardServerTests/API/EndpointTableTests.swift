@@ -24,7 +24,7 @@ struct EndpointTableTests {
         table.add("POST", "/things", Endpoint("things_add", handle: record))
         table.add("DELETE", "/things/{id}", Endpoint("thing_delete", handle: record))
         table.add("GET", "/only-url", Endpoint("only_url", malformedQueryCode: "invalid_url", handle: record))
-        table.add("GET", "/admin/things", Endpoint("admin", access: .admin, handle: record))
+        table.add("GET", "/admin/things", Endpoint("admin", access: .admin(.read), handle: record))
         table.add("GET", "/fails", Endpoint("fails") { _ throws(APIError) in throw APIError(status: 409, code: "taken", message: "no") })
         table.add(
             "GET", "/cached",

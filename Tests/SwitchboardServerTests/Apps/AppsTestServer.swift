@@ -29,7 +29,7 @@ final class AppsTestServer {
         if let rewrites { try directory.write("rewrites.yaml", rewrites) }
         let (logger, _) = CollectingLogHandler.logger()
         application = try SwitchboardApplication(
-            configDirectory: directory.path, listen: "127.0.0.1:0", environment: [:], signals: nil, logger: logger,
+            configDirectory: directory.path, listen: "127.0.0.1:0", environment: { [:] }, signals: nil, logger: logger,
             clock: clock)
         self.directory = directory
     }

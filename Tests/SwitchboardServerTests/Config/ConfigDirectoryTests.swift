@@ -339,4 +339,19 @@ struct ConfigDirectoryTests {
         #expect(issues.map(\.item) == ["two"])
         #expect(issues.first?.message.contains("max_routes") == true)
     }
+
+    @Test("admin_tokens: role defaults to write; a role other than read or write is an error naming the key")
+    func adminTokenRoles() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write(
+            "switchboard.yaml",
+            "admin_tokens:\n  - { name: dash, token_env: T_DASH, role: read }\n  - { name: ci, token_env: T_CI }\n")
+        let settings = try ConfigDirectory.load(from: directory.path).settings
+        #expect(settings.adminTokens.map(\.role) == [.read, .write])
+        try directory.write("switchboard.yaml", "admin_tokens:\n  - { name: dash, token_env: T_DASH, role: admin }\n")
+        let issues = Self.loadIssues(directory)
+        #expect(issues.count == 1)
+        #expect(issues.first?.message.hasPrefix("admin_tokens[0].role: ") == true, "\(issues)")
+        #expect(issues.first?.message.contains("must be read or write, not 'admin'") == true, "\(issues)")
+    }
 }

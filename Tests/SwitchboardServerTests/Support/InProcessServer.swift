@@ -3,6 +3,25 @@ import Logging
 import SwitchboardHTTP
 import SwitchboardServer
 import SwitchboardTestSupport
+import Synchronization
+
+/// The environment an in-process server reads its admin tokens from; a test changes it, then
+/// reloads, as an operator changes a variable and sends `SIGHUP`.
+final class TestEnvironment: Sendable {
+    private let variables: Mutex<[String: String]>
+
+    init(_ variables: [String: String]) {
+        self.variables = Mutex(variables)
+    }
+
+    /// The variables as they are now.
+    var current: [String: String] { variables.withLock { $0 } }
+
+    /// Sets `name` to `value`, or unsets it when `value` is `nil`.
+    func set(_ name: String, _ value: String?) {
+        variables.withLock { $0[name] = value }
+    }
+}
 
 /// A whole Switchboard (``SwitchboardApplication``: every service of `serve`) running in the
 /// test process on a free loopback port, over a ``TestConfig``.
@@ -13,6 +32,8 @@ final class InProcessServer: Sendable {
     let config: TestConfig
     let application: SwitchboardApplication
     let logs: CollectingLogHandler.Store
+    /// What the server reads its admin tokens from (again at every reload).
+    let environment: TestEnvironment
     private let task: Task<Void, any Error>
 
     var port: Int { application.server.boundPort }
@@ -28,10 +49,12 @@ final class InProcessServer: Sendable {
         self.config = config
         let (logger, logs) = CollectingLogHandler.logger()
         self.logs = logs
-        var environment = extra
-        if let token { environment["SWITCHBOARD_ADMIN_TOKEN"] = token }
+        var variables = extra
+        if let token { variables["SWITCHBOARD_ADMIN_TOKEN"] = token }
+        let environment = TestEnvironment(variables)
+        self.environment = environment
         let application = try SwitchboardApplication(
-            configDirectory: config.directory, listen: "127.0.0.1:0", environment: environment,
+            configDirectory: config.directory, listen: "127.0.0.1:0", environment: { environment.current },
             pollInterval: pollInterval, storeProbeInterval: storeProbeInterval, signals: nil, logger: logger)
         self.application = application
         task = Task { try await application.run() }
