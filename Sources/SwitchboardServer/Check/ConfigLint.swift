@@ -59,7 +59,7 @@ enum ConfigLint {
                         file: "rewrites.yaml", item: rule.id, message: "rule #\(ruleIndex) example #\(index) \(example.url): \($0)",
                         code: "example_failed")
                 }
-                let fired = (try? resolver.resolveWithOutcome(example.url).1.firedRuleIDs) ?? []
+                let fired = (try? resolver.resolveWithOutcome(example.url, context: example.context).1.firedRuleIDs) ?? []
                 shadowers.append(fired.contains(rule.id) ? nil : fired.first)
             }
             if let first = shadowers.first, let shadower = first, shadowers.allSatisfy({ $0 == shadower }) {
@@ -78,7 +78,7 @@ enum ConfigLint {
         let resolution: Resolution
         let outcome: RewriteOutcome
         do {
-            (resolution, outcome) = try resolver.resolveWithOutcome(example.url)
+            (resolution, outcome) = try resolver.resolveWithOutcome(example.url, context: example.context)
         } catch {
             return ["does not resolve: \(error.message)"]
         }

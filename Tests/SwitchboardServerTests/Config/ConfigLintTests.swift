@@ -166,4 +166,56 @@ struct ConfigLintTests {
         #expect(warningsOnly.status == 0, "\(warningsOnly.stdout)")
         #expect(warningsOnly.stdout.contains("1 warning"), "\(warningsOnly.stdout)")
     }
+
+    /// A config whose examples only pass when resolved as the app and at the time they name:
+    /// a rule for recent iOS apps during a sale.
+    static let contextFiles: KeyValuePairs<String, String> = [
+        "switchboard.yaml": "schemes: [app]\n",
+        "routes.d/p.yaml": """
+        module: p
+        routes:
+          - id: home
+            pattern: /home
+            examples: [{ url: "app://home", platform: ios, appVersion: 5.3.0, device: d-1, at: "2026-11-10T23:00:00+08:00" }]
+          - { id: sale, pattern: /sale }
+        """,
+        "rewrites.yaml": """
+        rules:
+          - id: sale
+            match: "^app://home$"
+            target: app://sale
+            when: { platform: [ios], appVersion: ">=5.2", activeFrom: "2026-11-11T00:00:00+08:00", activeUntil: "2026-11-12T00:00:00+08:00" }
+            examples:
+              - { url: "app://home", platform: ios, appVersion: 5.3.0, at: "2026-11-11T01:00:00+08:00", routeId: sale }
+        """,
+    ]
+
+    @Test func examplesResolveWithTheirContext() throws {
+        let config = try TemporaryDirectory()
+        try config.write(Self.contextFiles)
+        let passing = try CLITests.check(config.path)
+        #expect(passing.status == 0, "\(passing.stdout)")
+
+        // Without the context the rule never fires: the same examples fail.
+        let rewrites = try #require(Self.contextFiles.first { $0.key == "rewrites.yaml" }?.value)
+        try config.write(
+            "rewrites.yaml",
+            rewrites.replacingOccurrences(of: #"platform: ios, appVersion: 5.3.0, at: "2026-11-11T01:00:00+08:00", "#, with: ""))
+        let failing = try CLITests.check(config.path)
+        #expect(failing.status == 1, "\(failing.stdout)")
+        #expect(failing.stdout.contains("rule #0 example #0 app://home: the rule does not fire"), "\(failing.stdout)")
+    }
+
+    @Test(arguments: [
+        ("platform: ios9", "platform"), ("appVersion: five", "appVersion"), ("at: \"2026-11-11T01:00:00\"", "at"),
+        ("device: \"\"", "device"), ("when: now", "when"),
+    ])
+    func anExampleContextThatIsNotValidIsALoadErrorNamingTheKey(_ entry: String, _ key: String) throws {
+        let report = try Self.check([
+            "switchboard.yaml": "schemes: [app]\n",
+            "routes.d/p.yaml": "module: p\nroutes:\n  - id: p\n    pattern: /p\n    examples: [{ url: \"app://p\", \(entry) }]\n",
+        ])
+        #expect(report.errors.count == 1, "\(report.errors)")
+        #expect(report.errors.first?.description.contains("examples[0].\(key)") == true, "\(report.errors)")
+    }
 }
