@@ -15,6 +15,7 @@
 ///     device: device-42
 ///     at: 2026-11-11T01:00:00+08:00
 ///     rewritesTo: shopapp://promo/1111
+///   - { url: shopapp://live/7, appVersion: 5.1.0, openWeb: true }   # below the route's minAppVersion
 /// ```
 ///
 /// Without `at`, the example resolves with no time (rules with a time window do not apply),
@@ -30,6 +31,9 @@ public struct ConfigExample: Sendable, Hashable, Codable {
     public var params: [String: String]?
     /// Whether it must match a route at all (`false` for a counter-example).
     public var matched: Bool?
+    /// Whether the answer must tell the app to open the route's web page instead (the app is
+    /// below the route's `minAppVersion`).
+    public var openWeb: Bool?
     /// The asking app's platform: `ios`, `android` or `web` (lowercased).
     public var platform: String?
     /// The asking app's version, such as `5.3.0`.
@@ -42,13 +46,15 @@ public struct ConfigExample: Sendable, Hashable, Codable {
     /// An example URL and what its resolution must show; `nil` parts are not checked.
     public init(
         url: String, rewritesTo: String? = nil, routeId: String? = nil, params: [String: String]? = nil,
-        matched: Bool? = nil, platform: String? = nil, appVersion: String? = nil, device: String? = nil, at: String? = nil
+        matched: Bool? = nil, openWeb: Bool? = nil, platform: String? = nil, appVersion: String? = nil, device: String? = nil,
+        at: String? = nil
     ) {
         self.url = url
         self.rewritesTo = rewritesTo
         self.routeId = routeId
         self.params = params
         self.matched = matched
+        self.openWeb = openWeb
         self.platform = platform
         self.appVersion = appVersion
         self.device = device
@@ -67,7 +73,7 @@ public struct ConfigExample: Sendable, Hashable, Codable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case url, rewritesTo, routeId, params, matched, platform, appVersion, device, at
+        case url, rewritesTo, routeId, params, matched, openWeb, platform, appVersion, device, at
     }
 
     /// Decodes a plain URL string or an object with `url` and expectations.
@@ -84,6 +90,7 @@ public struct ConfigExample: Sendable, Hashable, Codable {
             routeId: try container.decodeIfPresent(String.self, forKey: .routeId),
             params: try container.decodeIfPresent([String: String].self, forKey: .params),
             matched: try container.decodeIfPresent(Bool.self, forKey: .matched),
+            openWeb: try container.decodeIfPresent(Bool.self, forKey: .openWeb),
             platform: try container.decodeIfPresent(String.self, forKey: .platform).map { $0.lowercased() },
             appVersion: try container.decodeIfPresent(String.self, forKey: .appVersion),
             device: try container.decodeIfPresent(String.self, forKey: .device),
@@ -109,7 +116,7 @@ public struct ConfigExample: Sendable, Hashable, Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        if rewritesTo == nil, routeId == nil, params == nil, matched == nil, !hasContext {
+        if rewritesTo == nil, routeId == nil, params == nil, matched == nil, openWeb == nil, !hasContext {
             var container = encoder.singleValueContainer()
             try container.encode(url)
             return
@@ -120,6 +127,7 @@ public struct ConfigExample: Sendable, Hashable, Codable {
         try container.encodeIfPresent(routeId, forKey: .routeId)
         try container.encodeIfPresent(params, forKey: .params)
         try container.encodeIfPresent(matched, forKey: .matched)
+        try container.encodeIfPresent(openWeb, forKey: .openWeb)
         try container.encodeIfPresent(platform, forKey: .platform)
         try container.encodeIfPresent(appVersion, forKey: .appVersion)
         try container.encodeIfPresent(device, forKey: .device)

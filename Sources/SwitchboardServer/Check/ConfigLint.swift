@@ -98,6 +98,10 @@ enum ConfigLint {
         } else if example.matched == true, actualRoute == nil {
             problems.append("matches no route")
         }
+        if let expected = example.openWeb, resolution.openWeb != expected {
+            problems.append(
+                expected ? "the app is not sent to the web page, expected openWeb" : "the app is sent to the web page (openWeb)")
+        }
         for (name, value) in (example.params ?? [:]).sorted(by: { $0.key < $1.key }) {
             let actual = resolution.params.first { $0.name == name }?.value
             if actual != .string(value) {

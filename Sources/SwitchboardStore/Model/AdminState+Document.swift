@@ -58,12 +58,15 @@ extension ListChange {
 extension ConfigExample {
     /// The example as JSON, in the shape it is read back from.
     var json: JSONValue {
-        guard rewritesTo != nil || routeId != nil || params != nil || matched != nil || hasContext else { return .string(url) }
+        guard rewritesTo != nil || routeId != nil || params != nil || matched != nil || openWeb != nil || hasContext else {
+            return .string(url)
+        }
         var members: [(key: String, value: JSONValue)] = [("url", .string(url))]
         if let rewritesTo { members.append(("rewritesTo", .string(rewritesTo))) }
         if let routeId { members.append(("routeId", .string(routeId))) }
         if let params { members.append(("params", .object(params.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))) }
         if let matched { members.append(("matched", .bool(matched))) }
+        if let openWeb { members.append(("openWeb", .bool(openWeb))) }
         if let platform { members.append(("platform", .string(platform))) }
         if let appVersion { members.append(("appVersion", .string(appVersion))) }
         if let device { members.append(("device", .string(device))) }

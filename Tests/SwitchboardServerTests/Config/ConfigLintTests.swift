@@ -168,7 +168,7 @@ struct ConfigLintTests {
     }
 
     /// A config whose examples only pass when resolved as the app and at the time they name:
-    /// a rule for recent iOS apps during a sale.
+    /// a rule for recent iOS apps during a sale, and a page older apps open on the web.
     static let contextFiles: KeyValuePairs<String, String> = [
         "switchboard.yaml": "schemes: [app]\n",
         "routes.d/p.yaml": """
@@ -177,7 +177,13 @@ struct ConfigLintTests {
           - id: home
             pattern: /home
             examples: [{ url: "app://home", platform: ios, appVersion: 5.3.0, device: d-1, at: "2026-11-10T23:00:00+08:00" }]
-          - { id: sale, pattern: /sale }
+          - id: sale
+            pattern: /sale
+            web: https://m.example.com/sale
+            minAppVersion: 5.2.0
+            examples:
+              - { url: "app://sale", appVersion: 5.1.0, openWeb: true }
+              - { url: "app://sale", appVersion: 5.2.0, openWeb: false }
         """,
         "rewrites.yaml": """
         rules:
@@ -204,6 +210,16 @@ struct ConfigLintTests {
         let failing = try CLITests.check(config.path)
         #expect(failing.status == 1, "\(failing.stdout)")
         #expect(failing.stdout.contains("rule #0 example #0 app://home: the rule does not fire"), "\(failing.stdout)")
+
+        // Without its version, the app is not below the route's minAppVersion.
+        let routes = try #require(Self.contextFiles.first { $0.key == "routes.d/p.yaml" }?.value)
+        try config.write("rewrites.yaml", rewrites)
+        try config.write("routes.d/p.yaml", routes.replacingOccurrences(of: "appVersion: 5.1.0, ", with: ""))
+        let versionless = try CLITests.check(config.path)
+        #expect(versionless.status == 1, "\(versionless.stdout)")
+        #expect(
+            versionless.stdout.contains("example #0 app://sale: the app is not sent to the web page, expected openWeb"),
+            "\(versionless.stdout)")
     }
 
     @Test(arguments: [
