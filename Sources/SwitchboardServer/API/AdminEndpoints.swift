@@ -169,9 +169,26 @@ struct AdminEndpoints: Sendable {
         }
     }
 
-    /// Applies `change` with the request's `If-Match` and answers with the new version.
+    /// Applies `change` with the request's `If-Match` and answers with the new version; with
+    /// `?dry_run=1` only says what it would do.
     private func apply(_ change: AdminChange, _ request: APIRequest, status: Int) throws(APIError) -> HTTPResponse {
         let expected = try request.expectedVersion()
+        if try Self.isDryRun(request) {
+            let preview: AdminChangePreview
+            do {
+                preview = try context.adminWriter.preview(change, expectedVersion: expected, actor: request.actor ?? "admin")
+            } catch {
+                throw APIError(error)
+            }
+            let body: JSONValue = .object([
+                ("dryRun", .bool(true)), ("version", .number(Double(preview.version))),
+                ("wouldBeVersion", .number(Double(preview.version + 1))),
+                ("added", .array(preview.added.map(JSONValue.string))),
+                ("changed", .array(preview.changed.map(JSONValue.string))),
+                ("removed", .array(preview.removed.map(JSONValue.string))),
+            ])
+            return Self.versioned(preview.version, body)
+        }
         let snapshot: Snapshot
         do {
             snapshot = try context.adminWriter.apply(change, expectedVersion: expected, actor: request.actor ?? "admin")
@@ -184,6 +201,20 @@ struct AdminEndpoints: Sendable {
     }
 
     // MARK: - Helpers
+
+    /// Whether `?dry_run=` asks for a dry run: `1` or `true` does, `0`, `false` or no
+    /// parameter does not.
+    ///
+    /// - Throws: ``APIError`` (`400 invalid_parameter`) for any other value, rather than
+    ///   guessing and making a change the caller meant to try.
+    private static func isDryRun(_ request: APIRequest) throws(APIError) -> Bool {
+        switch request.queryValue("dry_run") {
+        case nil, "0", "false": return false
+        case "1", "true": return true
+        case let other?:
+            throw APIError.badRequest("invalid_parameter", "dry_run must be 1, true, 0 or false, not '\(other)'")
+        }
+    }
 
     /// The rules of a write body. A rule listed with `"source": "admin"` is taken as it is;
     /// one with `"source": "config"` is refused: it lives in rewrites.yaml, and pushing it as

@@ -53,6 +53,13 @@ package enum AdminChange: Sendable {
         }
     }
 
+    /// The rule a move moves, for the history and dry runs: a move changes no item, only the
+    /// order, which comparing the items by id does not see.
+    var movedRuleID: String? {
+        if case .moveRule(let id, _) = self { return id }
+        return nil
+    }
+
     /// The version a rollback restores, for the history.
     var rollbackTarget: Int? {
         if case .rollback(let version) = self { return version }

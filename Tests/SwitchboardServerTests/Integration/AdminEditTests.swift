@@ -137,6 +137,71 @@ extension IntegrationTests {
             #expect(try adminRuleIDs(client) == ["a", "b", "c"])
         }
 
+        @Test("?dry_run=1 on every admin change says what it would do and changes nothing: version, /resolve, state on disk")
+        func dryRunChangesNothing() async throws {
+            let config = try TestConfig.demo()
+            let server = try await InProcessServer(config: config)
+            let client = try server.client()
+            #expect(try client.admin("POST", "/admin/rules", json: Self.threeRules).status == 201)
+            let flash = #"{"id":"promo.flash","pattern":"/flash/:slot<int>","target":{"page":"P0"}}"#
+            #expect(try client.admin("POST", "/admin/routes", json: flash).status == 201)
+            let state = try Data(contentsOf: URL(fileURLWithPath: config.stateFile))
+            let rules = try client.admin("GET", "/admin/rules").text
+            let routes = try client.admin("GET", "/admin/routes").text
+            let resolves = ["a://x", "b://x", "shopapp://flash/3", "d://x", "shopapp://flash2/3"]
+            let answers = try resolves.map { try client.resolve($0).text }
+
+            let cases: [(method: String, path: String, body: String?, added: [String], changed: [String], removed: [String])] = [
+                ("POST", "/admin/rules", Self.rule("d"), ["d"], [], []),
+                ("PUT", "/admin/rules", #"{"rules":[\#(Self.rule("a")),\#(Self.rule("e"))]}"#, ["e"], [], ["b", "c"]),
+                ("PUT", "/admin/rules/b", #"{"match":"^b://","target":"shopapp://cart"}"#, [], ["b"], []),
+                ("PATCH", "/admin/rules/c", #"{"before":"a"}"#, [], ["c"], []),
+                ("DELETE", "/admin/rules/a", nil, [], [], ["a"]),
+                ("POST", "/admin/routes", #"{"id":"flash2","pattern":"/flash2/:n","target":{}}"#, ["flash2"], [], []),
+                ("PUT", "/admin/routes/promo.flash", #"{"pattern":"/flash/:slot<int>","target":{"page":"P1"}}"#, [], ["promo.flash"], []),
+                ("DELETE", "/admin/routes/promo.flash", nil, [], [], ["promo.flash"]),
+                ("POST", "/admin/rollback", #"{"version":0}"#, [], [], ["a", "b", "c", "promo.flash"]),
+            ]
+            for (index, item) in cases.enumerated() {
+                let flag = index.isMultiple(of: 2) ? "1" : "true"
+                let response = try client.admin(
+                    item.method, item.path + "?dry_run=" + flag, json: item.body, headers: [("If-Match", #""2""#)])
+                let name = "\(item.method) \(item.path)"
+                #expect(response.status == 200, "\(name): \(response.dump)")
+                #expect(response.etag == #""2""#, "\(name)")
+                #expect(response.json["dryRun"] as? Bool == true, "\(name)")
+                #expect(response.json["version"] as? Int == 2, "\(name)")
+                #expect(response.json["wouldBeVersion"] as? Int == 3, "\(name)")
+                #expect(response.json["added"] as? [String] == item.added, "\(name): \(response.text)")
+                #expect(response.json["changed"] as? [String] == item.changed, "\(name): \(response.text)")
+                #expect(response.json["removed"] as? [String] == item.removed, "\(name): \(response.text)")
+            }
+            // Refusals are the real change's.
+            let refusals: [(method: String, path: String, body: String?, headers: [(String, String)], status: Int)] = [
+                ("POST", "/admin/rules?dry_run=1", Self.rule("goods-renamed"), [], 409),
+                ("POST", "/admin/rules?dry_run=1", #"{"id":"bad","match":"(","target":"x"}"#, [], 400),
+                ("DELETE", "/admin/rules/nope?dry_run=1", nil, [], 404),
+                ("DELETE", "/admin/rules/a?dry_run=1", nil, [("If-Match", #""1""#)], 412),
+                ("POST", "/admin/rollback?dry_run=1", #"{"version":99}"#, [], 404),
+                ("DELETE", "/admin/rules/a?dry_run=maybe", nil, [], 400),
+                ("DELETE", "/admin/rules/a?dry_run=", nil, [], 400),
+            ]
+            for refusal in refusals {
+                let response = try client.admin(refusal.method, refusal.path, json: refusal.body, headers: refusal.headers)
+                #expect(response.status == refusal.status, "\(refusal.method) \(refusal.path): \(response.dump)")
+            }
+            #expect(try client.admin("GET", "/admin/rules").text == rules)
+            #expect(try client.admin("GET", "/admin/routes").text == routes)
+            #expect(try resolves.map { try client.resolve($0).text } == answers)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: config.stateFile)) == state)
+            #expect(try client.admin("GET", "/admin/history").json["history"] as? [[String: Any]] != nil)
+            #expect((try client.admin("GET", "/admin/history").json["history"] as? [[String: Any]])?.count == 2)
+            // `0` and `false` make the change.
+            #expect(try client.admin("DELETE", "/admin/rules/a?dry_run=0").status == 204)
+            #expect(try client.admin("DELETE", "/admin/rules/b?dry_run=false").status == 204)
+            #expect(try adminRuleIDs(client) == ["c"])
+        }
+
         final class Hammer: Sendable {
             let stop = Atomic<Bool>(false)
             let resolved = Atomic<Int>(0)
