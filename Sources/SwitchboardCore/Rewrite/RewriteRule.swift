@@ -46,7 +46,14 @@ public struct RewriteRule: Codable, Sendable, Hashable {
     /// Decodes a rule; `last` defaults to `true`.
     /// - Throws: `DecodingError` for a missing or mistyped key, or an unknown key (named).
     public init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(CodingKeys.self)
+        try self.init(from: decoder, extraAllowedKeys: [])
+    }
+
+    /// Decodes a rule that may carry `extraAllowedKeys` besides its own, which are left for
+    /// the caller to read (the admin API's `source`, so that a listed rule can be sent back).
+    /// - Throws: `DecodingError` as ``init(from:)``.
+    package init(from decoder: any Decoder, extraAllowedKeys: [String]) throws {
+        try decoder.rejectUnknownKeys(allowed: CodingKeys.allCases.map(\.stringValue) + extraAllowedKeys)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(String.self, forKey: .id)
         self.match = try container.decode(String.self, forKey: .match)

@@ -38,16 +38,34 @@ struct APIRequest: Sendable {
     ///
     /// - Throws: ``APIError`` (`400 invalid_body`) naming what is wrong and where.
     func decodeBody<Body: Decodable>(_ type: Body.Type, describedAs shape: String) throws(APIError) -> Body {
-        guard !http.body.isEmpty else {
+        try decode(Body.self, from: http.body, describedAs: shape)
+    }
+
+    /// Decodes the JSON body as `Body` after giving `key` the value `value` when the body is an
+    /// object without `key` (the `id` of an item whose path already names it).
+    ///
+    /// - Throws: ``APIError`` (`400 invalid_body`) naming what is wrong and where.
+    func decodeBody<Body: Decodable>(
+        _ type: Body.Type, describedAs shape: String, defaulting key: String, to value: String
+    ) throws(APIError) -> Body {
+        guard let parsed = try? JSONDecoder().decode(JSONValue.self, from: Data(http.body)), case .object(var members) = parsed,
+            !members.contains(where: { $0.key == key })
+        else { return try decode(Body.self, from: http.body, describedAs: shape) }
+        members.insert((key, .string(value)), at: 0)
+        return try decode(Body.self, from: JSONValue.object(members).jsonBytes, describedAs: shape)
+    }
+
+    private func decode<Body: Decodable>(_ type: Body.Type, from body: [UInt8], describedAs shape: String) throws(APIError) -> Body {
+        guard !body.isEmpty else {
             throw APIError.badRequest("invalid_body", "the request body is empty; send \(shape)")
         }
         do {
-            return try JSONDecoder().decode(Body.self, from: Data(http.body))
+            return try JSONDecoder().decode(Body.self, from: Data(body))
         } catch let error as DecodingError {
             if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
                 // Foundation's decoder reports a number that does not fit the field (1.5 or
                 // 1e30 for an integer) as invalid JSON: tell the two apart.
-                guard (try? JSONSerialization.jsonObject(with: Data(http.body), options: [.fragmentsAllowed])) != nil else {
+                guard (try? JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])) != nil else {
                     throw APIError.badRequest("invalid_body", "the body is not valid JSON; send \(shape)")
                 }
                 throw APIError.badRequest(

@@ -86,17 +86,34 @@ struct AdminEndpoints: Sendable {
 
     /// `POST /admin/rules`: one rule or `{"rules": [...]}`, appended.
     func addRules(_ request: APIRequest) throws(APIError) -> HTTPResponse {
-        let rules = try request.decodeBody(ItemsBody<RewriteRule>.self, describedAs: ItemsBody<RewriteRule>.shape).items
-        return try apply(.addRules(rules), request, status: 201)
+        let items = try request.decodeBody(ItemsBody<AdminRuleItem>.self, describedAs: ItemsBody<AdminRuleItem>.shape).items
+        return try apply(.addRules(try Self.adminRules(items)), request, status: 201)
     }
 
     /// `PUT /admin/rules`: `{"rules": [...]}` replaces every admin rule.
     func replaceRules(_ request: APIRequest) throws(APIError) -> HTTPResponse {
-        let body = try request.decodeBody(ItemsBody<RewriteRule>.self, describedAs: ItemsBody<RewriteRule>.shape)
+        let body = try request.decodeBody(ItemsBody<AdminRuleItem>.self, describedAs: ItemsBody<AdminRuleItem>.shape)
         guard body.isBatch else {
             throw APIError.badRequest("invalid_body", "the body must be {\"rules\": [...]}")
         }
-        return try apply(.replaceRules(body.items), request, status: 200)
+        return try apply(.replaceRules(try Self.adminRules(body.items)), request, status: 200)
+    }
+
+    /// `PUT /admin/rules/{id}`: one rule replaces the admin rule `id` where it stands. The
+    /// body's `id` may be left out; when given, it must be `id`.
+    func replaceRule(_ request: APIRequest) throws(APIError) -> HTTPResponse {
+        let id = request.pathID ?? ""
+        let item = try request.decodeBody(AdminRuleItem.self, describedAs: "one rule", defaulting: "id", to: id)
+        let rule = try Self.adminRules([item])[0]
+        try Self.checkBodyID(rule.id, path: id)
+        return try apply(.replaceRule(id: id, with: rule), request, status: 200)
+    }
+
+    /// `PATCH /admin/rules/{id}`: `{"before": "<id>"}` or `{"after": "<id>"}` moves the admin
+    /// rule `id` next to another admin rule.
+    func moveRule(_ request: APIRequest) throws(APIError) -> HTTPResponse {
+        let body = try request.decodeBody(MoveRuleBody.self, describedAs: #"{"before": "<id>"} or {"after": "<id>"}"#)
+        return try apply(.moveRule(id: request.pathID ?? "", to: body.position), request, status: 200)
     }
 
     /// `DELETE /admin/rules/{id}`.
@@ -108,6 +125,16 @@ struct AdminEndpoints: Sendable {
     func addRoutes(_ request: APIRequest) throws(APIError) -> HTTPResponse {
         let routes = try request.decodeBody(ItemsBody<AdminRoute>.self, describedAs: ItemsBody<AdminRoute>.shape).items
         return try apply(.addRoutes(routes), request, status: 201)
+    }
+
+    /// `PUT /admin/routes/{id}`: one route replaces the admin route `id`, in one swap (the route
+    /// resolves before and after, never not at all). The body's `id` may be left out; when
+    /// given, it must be `id`.
+    func replaceRoute(_ request: APIRequest) throws(APIError) -> HTTPResponse {
+        let id = request.pathID ?? ""
+        let route = try request.decodeBody(AdminRoute.self, describedAs: "one route", defaulting: "id", to: id)
+        try Self.checkBodyID(route.definition.id, path: id)
+        return try apply(.replaceRoute(id: id, with: route), request, status: 200)
     }
 
     /// `DELETE /admin/routes/{id}`.
@@ -142,9 +169,26 @@ struct AdminEndpoints: Sendable {
         }
     }
 
-    /// Applies `change` with the request's `If-Match` and answers with the new version.
+    /// Applies `change` with the request's `If-Match` and answers with the new version; with
+    /// `?dry_run=1` only says what it would do.
     private func apply(_ change: AdminChange, _ request: APIRequest, status: Int) throws(APIError) -> HTTPResponse {
         let expected = try request.expectedVersion()
+        if try Self.isDryRun(request) {
+            let preview: AdminChangePreview
+            do {
+                preview = try context.adminWriter.preview(change, expectedVersion: expected, actor: request.actor ?? "admin")
+            } catch {
+                throw APIError(error)
+            }
+            let body: JSONValue = .object([
+                ("dryRun", .bool(true)), ("version", .number(Double(preview.version))),
+                ("wouldBeVersion", .number(Double(preview.version + 1))),
+                ("added", .array(preview.added.map(JSONValue.string))),
+                ("changed", .array(preview.changed.map(JSONValue.string))),
+                ("removed", .array(preview.removed.map(JSONValue.string))),
+            ])
+            return Self.versioned(preview.version, body)
+        }
         let snapshot: Snapshot
         do {
             snapshot = try context.adminWriter.apply(change, expectedVersion: expected, actor: request.actor ?? "admin")
@@ -157,6 +201,53 @@ struct AdminEndpoints: Sendable {
     }
 
     // MARK: - Helpers
+
+    /// Whether `?dry_run=` asks for a dry run: `1` or `true` does, `0`, `false` or no
+    /// parameter does not.
+    ///
+    /// - Throws: ``APIError`` (`400 invalid_parameter`) for any other value, rather than
+    ///   guessing and making a change the caller meant to try.
+    private static func isDryRun(_ request: APIRequest) throws(APIError) -> Bool {
+        switch request.queryValue("dry_run") {
+        case nil, "0", "false": return false
+        case "1", "true": return true
+        case let other?:
+            throw APIError.badRequest("invalid_parameter", "dry_run must be 1, true, 0 or false, not '\(other)'")
+        }
+    }
+
+    /// The rules of a write body. A rule listed with `"source": "admin"` is taken as it is;
+    /// one with `"source": "config"` is refused: it lives in rewrites.yaml, and pushing it as
+    /// an admin rule would run it twice.
+    ///
+    /// - Throws: ``APIError`` (`400`) for a config rule or an unknown source.
+    private static func adminRules(_ items: [AdminRuleItem]) throws(APIError) -> [RewriteRule] {
+        for (index, item) in items.enumerated() {
+            switch item.source {
+            case nil, "admin":
+                continue
+            case "config":
+                throw APIError.badRequest(
+                    "config_rule",
+                    "rule #\(index) '\(item.rule.id)' has \"source\": \"config\": it comes from rewrites.yaml and cannot be "
+                        + "pushed as an admin rule; send only the rules GET /admin/rules lists with \"source\": \"admin\"")
+            case let other?:
+                throw APIError.badRequest(
+                    "invalid_body", "rule #\(index) '\(item.rule.id)': \"source\" is \"admin\" or left out, not \"\(other)\"")
+            }
+        }
+        return items.map(\.rule)
+    }
+
+    /// An item sent to `/{id}` must carry that id (or none, and it is given that one).
+    ///
+    /// - Throws: ``APIError`` (`400 id_mismatch`).
+    private static func checkBodyID(_ bodyID: String, path pathID: String) throws(APIError) {
+        guard bodyID == pathID else {
+            throw APIError.badRequest(
+                "id_mismatch", "the body's id '\(bodyID)' is not the path's '\(pathID)'; leave it out or make them equal")
+        }
+    }
 
     static func etag(_ version: Int) -> String { "\"\(version)\"" }
 

@@ -7,8 +7,22 @@ protocol AdminBatchItem: Decodable {
     static var batchKey: String { get }
 }
 
-extension RewriteRule: AdminBatchItem {
+/// A rule in an admin write body. It may carry the `source` that `GET /admin/rules` lists, so
+/// that listed admin rules can be sent back as they are; ``AdminEndpoints`` refuses
+/// `"source": "config"` (such a rule lives in rewrites.yaml) and ignores `"admin"`.
+struct AdminRuleItem: AdminBatchItem {
     static var batchKey: String { "rules" }
+
+    /// The rule, without its `source`.
+    let rule: RewriteRule
+    /// The `source` member as sent, if any.
+    let source: String?
+
+    init(from decoder: any Decoder) throws {
+        rule = try RewriteRule(from: decoder, extraAllowedKeys: ["source"])
+        source = try decoder.container(keyedBy: AnyCodingKey.self)
+            .decodeIfPresent(String.self, forKey: AnyCodingKey(stringValue: "source"))
+    }
 }
 
 extension AdminRoute: AdminBatchItem {
@@ -54,5 +68,29 @@ struct RollbackBody: Decodable {
     init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         version = try decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .version)
+    }
+}
+
+/// The body of `PATCH /admin/rules/{id}`: exactly one of `{"before": "<id>"}` and
+/// `{"after": "<id>"}`.
+struct MoveRuleBody: Decodable {
+    /// Where the rule goes.
+    let position: AdminChange.RulePosition
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case before, after }
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let before = try container.decodeIfPresent(String.self, forKey: .before)
+        let after = try container.decodeIfPresent(String.self, forKey: .after)
+        switch (before, after) {
+        case (let before?, nil): position = .before(before)
+        case (nil, let after?): position = .after(after)
+        default:
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: [], debugDescription: "give exactly one of 'before' and 'after' (the id of another admin rule)"))
+        }
     }
 }

@@ -8,27 +8,56 @@ package enum AdminChange: Sendable {
     case addRules([RewriteRule])
     /// Replaces every admin rule (`PUT /admin/rules`).
     case replaceRules([RewriteRule])
+    /// Replaces one admin rule in place, keeping its position (`PUT /admin/rules/{id}`).
+    case replaceRule(id: String, with: RewriteRule)
+    /// Moves one admin rule next to another (`PATCH /admin/rules/{id}`).
+    case moveRule(id: String, to: RulePosition)
     /// Removes one admin rule (`DELETE /admin/rules/{id}`).
     case deleteRule(id: String)
     /// Adds routes (`POST /admin/routes`).
     case addRoutes([AdminRoute])
+    /// Replaces one admin route in place (`PUT /admin/routes/{id}`).
+    case replaceRoute(id: String, with: AdminRoute)
     /// Removes one admin route (`DELETE /admin/routes/{id}`).
     case deleteRoute(id: String)
     /// Makes the admin rules and routes of an earlier version current again, as a new version
     /// (`POST /admin/rollback`).
     case rollback(toVersion: Int)
 
-    /// The name the history records: `rules.add`, `rules.replace`, `rules.delete`,
-    /// `routes.add`, `routes.delete`, `rollback`.
+    /// Where a moved rule goes: just before or just after another admin rule.
+    package enum RulePosition: Sendable, Equatable {
+        case before(String)
+        case after(String)
+
+        /// The id of the rule it is placed next to.
+        var anchor: String {
+            switch self {
+            case .before(let id), .after(let id): id
+            }
+        }
+    }
+
+    /// The name the history records: `rules.add`, `rules.replace`, `rules.update`,
+    /// `rules.move`, `rules.delete`, `routes.add`, `routes.update`, `routes.delete`, `rollback`.
     package var action: String {
         switch self {
         case .addRules: "rules.add"
         case .replaceRules: "rules.replace"
+        case .replaceRule: "rules.update"
+        case .moveRule: "rules.move"
         case .deleteRule: "rules.delete"
         case .addRoutes: "routes.add"
+        case .replaceRoute: "routes.update"
         case .deleteRoute: "routes.delete"
         case .rollback: "rollback"
         }
+    }
+
+    /// The rule a move moves, for the history and dry runs: a move changes no item, only the
+    /// order, which comparing the items by id does not see.
+    var movedRuleID: String? {
+        if case .moveRule(let id, _) = self { return id }
+        return nil
     }
 
     /// The version a rollback restores, for the history.
@@ -52,6 +81,32 @@ package enum AdminChange: Sendable {
             try Self.validate(rules)
             try Self.checkIDsAreFree(rules, adminRules: [], snapshot)
             admin.rules = rules
+        case .replaceRule(let id, let rule):
+            let index = try Self.adminRuleIndex(id, in: admin, snapshot, verb: "change")
+            try Self.validate([rule])
+            admin.rules[index] = rule
+        case .moveRule(let id, let position):
+            let index = try Self.adminRuleIndex(id, in: admin, snapshot, verb: "move")
+            let anchor = position.anchor
+            guard anchor != id else {
+                throw AdminChangeError(.invalid, code: "invalid_move", message: "rule '\(id)' cannot be moved next to itself")
+            }
+            guard admin.rules.contains(where: { $0.id == anchor }) else {
+                if snapshot.config.rewriteRules.contains(where: { $0.id == anchor }) {
+                    throw AdminChangeError(
+                        .conflict, code: "config_rule",
+                        message: "rule '\(anchor)' comes from rewrites.yaml; admin rules always run before config rules, "
+                            + "so they can only be placed next to another admin rule")
+                }
+                throw AdminChangeError(.notFound, code: "not_found", message: "no admin rule with id '\(anchor)'")
+            }
+            let rule = admin.rules.remove(at: index)
+            // The anchor's index is looked up again: removing the moved rule may have shifted it.
+            let anchorIndex = admin.rules.firstIndex { $0.id == anchor } ?? admin.rules.endIndex
+            switch position {
+            case .before: admin.rules.insert(rule, at: anchorIndex)
+            case .after: admin.rules.insert(rule, at: min(anchorIndex + 1, admin.rules.endIndex))
+            }
         case .deleteRule(let id):
             if let index = admin.rules.firstIndex(where: { $0.id == id }) {
                 admin.rules.remove(at: index)
@@ -69,6 +124,16 @@ package enum AdminChange: Sendable {
                     message: "route '\(route.definition.id)' exists in the config; admin routes cannot replace config routes")
             }
             admin.routes += routes
+        case .replaceRoute(let id, let route):
+            guard let index = admin.routes.firstIndex(where: { $0.definition.id == id }) else {
+                if snapshot.isConfigRoute(id: id) {
+                    throw AdminChangeError(
+                        .conflict, code: "config_route",
+                        message: "route '\(id)' comes from a route file; change the config to change it")
+                }
+                throw AdminChangeError(.notFound, code: "not_found", message: "no admin route with id '\(id)'")
+            }
+            admin.routes[index] = route
         case .deleteRoute(let id):
             if let index = admin.routes.firstIndex(where: { $0.definition.id == id }) {
                 admin.routes.remove(at: index)
@@ -87,6 +152,21 @@ package enum AdminChange: Sendable {
             admin.rules = content.rules
             admin.routes = content.routes
         }
+    }
+
+    /// Where the admin rule `id` is.
+    ///
+    /// - Throws: ``AdminChangeError``: `conflict` for a rule of rewrites.yaml (which only the
+    ///   config can `verb`), `notFound` for an id no rule has.
+    private static func adminRuleIndex(
+        _ id: String, in admin: AdminState, _ snapshot: Snapshot, verb: String
+    ) throws(AdminChangeError) -> Int {
+        if let index = admin.rules.firstIndex(where: { $0.id == id }) { return index }
+        if snapshot.config.rewriteRules.contains(where: { $0.id == id }) {
+            throw AdminChangeError(
+                .conflict, code: "config_rule", message: "rule '\(id)' comes from rewrites.yaml; change the config file to \(verb) it")
+        }
+        throw AdminChangeError(.notFound, code: "not_found", message: "no admin rule with id '\(id)'")
     }
 
     /// Validates a batch of rules on its own, so that errors name the index within the batch.

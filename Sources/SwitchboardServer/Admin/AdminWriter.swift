@@ -80,6 +80,24 @@ package final class AdminWriter: Sendable {
     private func commit(
         _ change: AdminChange, on running: Snapshot, expectedVersion: Int?, actor: String, persisting: inout Duration
     ) throws(AdminChangeError) -> Snapshot {
+        let (admin, next) = try prepare(change, on: running, expectedVersion: expectedVersion, actor: actor)
+        let storing = ContinuousClock.now
+        do throws(AdminStoreError) {
+            try store.commit(admin, replacing: running.admin.version)
+            persisting = ContinuousClock.now - storing
+        } catch {
+            throw refusal(error)
+        }
+        metrics.recordSnapshot(next)
+        return next
+    }
+
+    /// The step a change and its dry run share: checks `If-Match`, edits a copy of the admin
+    /// state, records the history entry, checks the limits and builds the candidate snapshot.
+    /// Nothing is persisted or swapped.
+    private func prepare(
+        _ change: AdminChange, on running: Snapshot, expectedVersion: Int?, actor: String
+    ) throws(AdminChangeError) -> (admin: AdminState, next: Snapshot) {
         if let expectedVersion, expectedVersion != running.admin.version {
             throw AdminChangeError(
                 .versionMismatch, code: "version_mismatch",
@@ -89,10 +107,11 @@ package final class AdminWriter: Sendable {
         var admin = running.admin
         try change.apply(to: &admin, in: running)
         admin.version = running.admin.version + 1
-        admin.history.append(
-            AdminHistoryEntry(
-                from: running.admin, to: admin, time: Self.timestamp(Date()), token: actor, action: change.action,
-                rollbackTo: change.rollbackTarget))
+        var entry = AdminHistoryEntry(
+            from: running.admin, to: admin, time: Self.timestamp(Date()), token: actor, action: change.action,
+            rollbackTo: change.rollbackTarget)
+        if let moved = change.movedRuleID, !entry.ids.contains(moved) { entry.ids.append(moved) }
+        admin.history.append(entry)
         let keep = running.config.settings.historyLimit
         if admin.history.count > keep { admin.history.removeFirst(admin.history.count - keep) }
         let limit = running.config.settings.limits.maxAdminRules
@@ -112,15 +131,7 @@ package final class AdminWriter: Sendable {
                 code: limit ? "limit_exceeded" : conflict ? "conflict" : "invalid_change",
                 message: error.issues.map(\.description).joined(separator: "; "), issues: error.issues)
         }
-        let storing = ContinuousClock.now
-        do throws(AdminStoreError) {
-            try store.commit(admin, replacing: running.admin.version)
-            persisting = ContinuousClock.now - storing
-        } catch {
-            throw refusal(error)
-        }
-        metrics.recordSnapshot(next)
-        return next
+        return (admin, next)
     }
 
     /// Loads the admin state from the store and swaps it in when it is newer than the running
@@ -133,6 +144,24 @@ package final class AdminWriter: Sendable {
             (try loadNewerStoredState(than: running), ())
         }
         if let old = replaced.take() { reclaimer.reclaim(old) }
+    }
+
+    /// What `change` made against `expectedVersion` would do, without doing it (`?dry_run=1`):
+    /// the same checks and the same candidate snapshot as ``apply(_:expectedVersion:actor:)``
+    /// (it is its ``prepare(_:on:expectedVersion:actor:)`` step), then nothing is persisted,
+    /// the version stays and nothing is swapped in.
+    ///
+    /// - Throws: ``AdminChangeError``, exactly as the real change would.
+    package func preview(_ change: AdminChange, expectedVersion: Int?, actor: String) throws(AdminChangeError) -> AdminChangePreview {
+        let (preview, _) = try holder.update { (running) throws(AdminChangeError) -> (next: Snapshot?, result: AdminChangePreview) in
+            var running = running
+            if let expectedVersion, expectedVersion != running.admin.version, store.isShared {
+                running = (try? loadNewerStoredState(than: running)) ?? running
+            }
+            let prepared = try prepare(change, on: running, expectedVersion: expectedVersion, actor: actor)
+            return (nil, AdminChangePreview(from: running.admin, to: prepared.admin, change: change))
+        }
+        return preview
     }
 
     /// The snapshot of the stored state when it is newer than `running`'s, else `nil`.

@@ -76,6 +76,9 @@ extension IntegrationTests {
                 ("POST", "/admin/rules", Self.rule), ("PUT", "/admin/rules", #"{"rules":[]}"#), ("DELETE", "/admin/rules/a", nil),
                 ("POST", "/admin/routes", #"{"id":"x","pattern":"/x","target":{}}"#), ("DELETE", "/admin/routes/x", nil),
                 ("POST", "/admin/rollback", #"{"version":0}"#), ("POST", "/admin/reload", nil),
+                ("PUT", "/admin/rules/a", Self.rule), ("PATCH", "/admin/rules/a", #"{"before":"b"}"#),
+                ("PUT", "/admin/routes/x", #"{"id":"x","pattern":"/x","target":{}}"#),
+                ("POST", "/admin/rules?dry_run=1", Self.rule),
             ]
             for (method, path, body) in changes {
                 let refused = try client.admin(method, path, token: "dash", json: body)

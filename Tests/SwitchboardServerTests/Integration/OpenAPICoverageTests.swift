@@ -66,13 +66,14 @@ extension IntegrationTests {
             ("GET /metrics", 200, { c, _ in try c.request("GET", "/metrics") }),
             ("GET /openapi.yaml", 200, { c, _ in try c.request("GET", "/openapi.yaml") }),
 
+            ("POST /admin/rules", 200, { c, _ in try c.admin("POST", "/admin/rules?dry_run=1", json: rule("cov")) }),
             ("POST /admin/rules", 201, { c, _ in try c.admin("POST", "/admin/rules", json: rule("cov")) }),
             ("POST /admin/rules", 400, { c, _ in try c.admin("POST", "/admin/rules", json: #"{"id":"bad","match":"(","target":"x"}"#) }),
             ("POST /admin/rules", 409, { c, _ in try c.admin("POST", "/admin/rules", json: rule("goods-renamed")) }),
             ("POST /admin/rules", 412, { c, _ in try c.admin("POST", "/admin/rules", json: rule("x"), headers: [("If-Match", #""99""#)]) }),
             ("POST /admin/rules", 413, { c, _ in try oversized(c, "POST", "/admin/rules") }),
             ("POST /admin/rules", 422, { c, _ in try c.admin("POST", "/admin/rules", json: batch("rules", [rule("x1"), rule("x2")])) }),
-            ("PUT /admin/rules", 200, { c, _ in try c.admin("PUT", "/admin/rules", json: batch("rules", [rule("cov")])) }),
+            ("PUT /admin/rules", 200, { c, _ in try c.admin("PUT", "/admin/rules", json: batch("rules", [rule("cov"), rule("cov2")])) }),
             ("PUT /admin/rules", 400, { c, _ in try c.admin("PUT", "/admin/rules", json: rule("cov")) }),
             ("PUT /admin/rules", 409, { c, _ in try c.admin("PUT", "/admin/rules", json: batch("rules", [rule("legacy-item-page")])) }),
             (
@@ -85,11 +86,41 @@ extension IntegrationTests {
                 { c, _ in try c.admin("PUT", "/admin/rules", json: batch("rules", [rule("y1"), rule("y2"), rule("y3")])) }
             ),
             ("GET /admin/rules", 200, { c, _ in try c.admin("GET", "/admin/rules") }),
+            (
+                "PUT /admin/rules/{id}", 200,
+                { c, _ in try c.admin("PUT", "/admin/rules/cov", json: #"{"match":"^cov://","target":"shopapp://cart"}"#) }
+            ),
+            ("PUT /admin/rules/{id}", 400, { c, _ in try c.admin("PUT", "/admin/rules/cov", json: rule("other")) }),
+            ("PUT /admin/rules/{id}", 404, { c, _ in try c.admin("PUT", "/admin/rules/none", json: rule("none")) }),
+            ("PUT /admin/rules/{id}", 409, { c, _ in try c.admin("PUT", "/admin/rules/goods-renamed", json: rule("goods-renamed")) }),
+            (
+                "PUT /admin/rules/{id}", 412,
+                { c, _ in try c.admin("PUT", "/admin/rules/cov", json: rule("cov"), headers: [("If-Match", #""99""#)]) }
+            ),
+            ("PUT /admin/rules/{id}", 413, { c, _ in try oversized(c, "PUT", "/admin/rules/cov") }),
+            ("PATCH /admin/rules/{id}", 200, { c, _ in try c.admin("PATCH", "/admin/rules/cov", json: #"{"after":"cov2"}"#) }),
+            ("PATCH /admin/rules/{id}", 200, { c, _ in try c.admin("PATCH", "/admin/rules/cov", json: #"{"before":"cov2"}"#) }),
+            (
+                "PATCH /admin/rules/{id}", 400,
+                { c, _ in try c.admin("PATCH", "/admin/rules/cov", json: #"{"before":"cov2","after":"cov2"}"#) }
+            ),
+            ("PATCH /admin/rules/{id}", 404, { c, _ in try c.admin("PATCH", "/admin/rules/cov", json: #"{"before":"none"}"#) }),
+            ("PATCH /admin/rules/{id}", 409, { c, _ in try c.admin("PATCH", "/admin/rules/goods-renamed", json: #"{"before":"cov"}"#) }),
+            (
+                "PATCH /admin/rules/{id}", 412,
+                { c, _ in try c.admin("PATCH", "/admin/rules/cov", json: #"{"before":"cov2"}"#, headers: [("If-Match", #""99""#)]) }
+            ),
+            ("PATCH /admin/rules/{id}", 413, { c, _ in try oversized(c, "PATCH", "/admin/rules/cov") }),
+            ("DELETE /admin/rules/{id}", 200, { c, _ in try c.admin("DELETE", "/admin/rules/cov?dry_run=true") }),
+            ("DELETE /admin/rules/{id}", 400, { c, _ in try c.admin("DELETE", "/admin/rules/cov?dry_run=maybe") }),
+            ("PUT /admin/rules", 200, { c, _ in try c.admin("PUT", "/admin/rules?dry_run=1", json: batch("rules", [])) }),
+            ("DELETE /admin/rules/{id}", 204, { c, _ in try c.admin("DELETE", "/admin/rules/cov2") }),
             ("DELETE /admin/rules/{id}", 412, { c, _ in try c.admin("DELETE", "/admin/rules/cov", headers: [("If-Match", #""99""#)]) }),
             ("DELETE /admin/rules/{id}", 204, { c, _ in try c.admin("DELETE", "/admin/rules/cov") }),
             ("DELETE /admin/rules/{id}", 404, { c, _ in try c.admin("DELETE", "/admin/rules/cov") }),
             ("DELETE /admin/rules/{id}", 409, { c, _ in try c.admin("DELETE", "/admin/rules/goods-renamed") }),
 
+            ("POST /admin/routes", 200, { c, _ in try c.admin("POST", "/admin/routes?dry_run=1", json: route("cov")) }),
             ("POST /admin/routes", 201, { c, _ in try c.admin("POST", "/admin/routes", json: route("cov")) }),
             ("POST /admin/routes", 400, { c, _ in try c.admin("POST", "/admin/routes", json: #"{"id":"x","target":{}}"#) }),
             ("POST /admin/routes", 409, { c, _ in try c.admin("POST", "/admin/routes", json: route("product.detail")) }),
@@ -104,6 +135,17 @@ extension IntegrationTests {
                 "DELETE /admin/routes/{id}", 412,
                 { c, _ in try c.admin("DELETE", "/admin/routes/cov", headers: [("If-Match", "not-a-version")]) }
             ),
+            ("DELETE /admin/routes/{id}", 200, { c, _ in try c.admin("DELETE", "/admin/routes/cov?dry_run=1") }),
+            ("DELETE /admin/routes/{id}", 400, { c, _ in try c.admin("DELETE", "/admin/routes/cov?dry_run=yes") }),
+            ("PUT /admin/routes/{id}", 200, { c, _ in try c.admin("PUT", "/admin/routes/cov", json: #"{"pattern":"/cov2","target":{}}"#) }),
+            ("PUT /admin/routes/{id}", 400, { c, _ in try c.admin("PUT", "/admin/routes/cov", json: route("other")) }),
+            ("PUT /admin/routes/{id}", 404, { c, _ in try c.admin("PUT", "/admin/routes/none", json: route("none")) }),
+            ("PUT /admin/routes/{id}", 409, { c, _ in try c.admin("PUT", "/admin/routes/product.detail", json: route("product.detail")) }),
+            (
+                "PUT /admin/routes/{id}", 412,
+                { c, _ in try c.admin("PUT", "/admin/routes/cov", json: route("cov"), headers: [("If-Match", #""99""#)]) }
+            ),
+            ("PUT /admin/routes/{id}", 413, { c, _ in try oversized(c, "PUT", "/admin/routes/cov") }),
             ("DELETE /admin/routes/{id}", 204, { c, _ in try c.admin("DELETE", "/admin/routes/cov") }),
             ("DELETE /admin/routes/{id}", 404, { c, _ in try c.admin("DELETE", "/admin/routes/cov") }),
             ("DELETE /admin/routes/{id}", 409, { c, _ in try c.admin("DELETE", "/admin/routes/product.detail") }),
