@@ -28,12 +28,12 @@ struct ReloadServiceTests {
 
         try config.write("routes.d/promo.yaml", IntegrationTests.HotReloadTests.flashRoutes)
         service.request(.watch)
-        #expect(try await eventually { reloader.status.trigger == .watch })
+        #expect(try await eventually(timeout: .seconds(30)) { reloader.status.trigger == .watch })
         #expect(reloader.status.succeeded)
         #expect(holder.current.resolver.router.routeIndex(id: "promo.flash") != nil)
 
         service.request(.signal)
-        #expect(try await eventually { reloader.status.trigger == .signal })
+        #expect(try await eventually(timeout: .seconds(30)) { reloader.status.trigger == .signal })
         #expect(ReloadTrigger.signal.description == "SIGHUP")
 
         await group.triggerGracefulShutdown()
