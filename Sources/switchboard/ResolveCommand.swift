@@ -34,13 +34,7 @@ struct ResolveCommand: ParsableCommand {
     var url: String
 
     func run() throws {
-        let snapshot: Snapshot
-        do {
-            snapshot = try SnapshotLoader.load(configDirectory: options.config).snapshot
-        } catch {
-            StandardError.write("switchboard: the config does not load:\n\(error)")
-            throw ExitCode(2)
-        }
+        let snapshot = try options.loadSnapshot()
         let context = try requestContext()
         do {
             let resolution = try snapshot.resolver.resolve(url, context: context)

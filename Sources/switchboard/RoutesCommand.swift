@@ -33,13 +33,7 @@ struct RoutesCommand: ParsableCommand {
     var format: Format = .table
 
     func run() throws {
-        let snapshot: Snapshot
-        do {
-            snapshot = try SnapshotLoader.load(configDirectory: options.config).snapshot
-        } catch {
-            StandardError.write("switchboard: the config does not load:\n\(error)")
-            throw ExitCode(2)
-        }
+        let snapshot = try options.loadSnapshot()
         let rows = snapshot.tablePage(
             filter: Snapshot.TableFilter(module: module, idPrefix: prefix), start: 0, limit: Int.max
         ).rows

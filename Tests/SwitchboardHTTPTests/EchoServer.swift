@@ -42,6 +42,17 @@ final class EchoServer: Sendable {
 
     private let slowCounter: SlowCounter
 
+    /// Waits (blocking the thread) until a `/slow` request has entered the handler, or
+    /// `timeout` has passed. Blocking, not `Task.sleep`: a delayed task resumes only when the
+    /// cooperative pool has a free thread, which CPU-bound suites can hold for seconds.
+    func waitForSlowRequest(timeout: Duration = .seconds(5)) {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while slowRequestsStarted == 0, clock.now < deadline {
+            _ = usleep(2_000)
+        }
+    }
+
     /// `/slow` requests that have entered the handler.
     var slowRequestsStarted: Int { slowCounter.value.load(ordering: .acquiring) }
 

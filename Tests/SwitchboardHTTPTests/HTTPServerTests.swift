@@ -302,12 +302,8 @@ struct HTTPServerTests {
         try client.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
         let clock = ContinuousClock()
         let startDeadline = clock.now.advanced(by: .seconds(5))
-        // Blocking sleeps in this test, not Task.sleep: a delayed task resumes only when the
-        // cooperative pool has a free thread, and CPU-bound tests of other suites can hold it
-        // for longer than the 1.5 s the slow request lasts (or the 1 s refusal window).
-        while echo.slowRequestsStarted == 0, clock.now < startDeadline {
-            _ = usleep(2_000)
-        }
+        // Blocking sleeps in this test (see waitForSlowRequest), as the refusal window is short.
+        echo.waitForSlowRequest()
         #expect(echo.slowRequestsStarted == 1)
         #expect(echo.server.inFlightRequestCount == 1)
 
@@ -367,11 +363,8 @@ struct HTTPServerTests {
         }
         let client = try echo.client()
         try client.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+        echo.waitForSlowRequest()
         let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(5))
-        while echo.slowRequestsStarted == 0, clock.now < deadline {
-            _ = usleep(2_000)
-        }
         let started = clock.now
         await group.triggerGracefulShutdown()
         let response = try client.readResponse()

@@ -179,10 +179,10 @@ struct KotlinCodegenTests {
 
         let jar = directory.url.appendingPathComponent("driver.jar").path
         let sources = ["demo.kt", "kinds.kt", "Main.kt"].map { directory.url.appendingPathComponent($0).path }
-        let compile = try Self.execute(kotlinc, ["-Werror", "-include-runtime", "-d", jar] + sources)
+        let compile = try Subprocess.run(kotlinc, ["-Werror", "-include-runtime", "-d", jar] + sources)
         try #require(compile.status == 0, "the generated code does not compile:\n\(compile.output)")
         let java = ProcessInfo.processInfo.environment["JAVA_HOME"].map { $0 + "/bin/java" } ?? "/usr/bin/java"
-        let output = try Self.execute(java, ["-Dfile.encoding=UTF-8", "-Dsun.stdout.encoding=UTF-8", "-cp", jar, "MainKt"])
+        let output = try Subprocess.run(java, ["-Dfile.encoding=UTF-8", "-Dsun.stdout.encoding=UTF-8", "-cp", jar, "MainKt"])
         #expect(output.status == 0, "\(output.output)")
 
         let lines = output.output.split(separator: "\n").map {
@@ -220,18 +220,5 @@ struct KotlinCodegenTests {
         let badPackage = try CLITests.run(["codegen", "kotlin", "--config", Package.demoConfig, "--package", "com..shop"], in: directory)
         #expect(badPackage.status == 2)
         #expect(badPackage.stderr.contains("not a Kotlin package name"))
-    }
-
-    static func execute(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }

@@ -86,13 +86,7 @@ struct SwiftCodegenTests {
             """
         try directory.write("main.swift", driver)
 
-        let binary = directory.url.appendingPathComponent("driver").path
-        let compile = try Self.execute(
-            "/usr/bin/env",
-            ["swiftc", "-swift-version", "6", "-Onone", "-o", binary, generated, directory.url.appendingPathComponent("main.swift").path])
-        try #require(compile.status == 0, "the generated code does not compile:\n\(compile.output)")
-
-        let output = try Self.execute(binary, [])
+        let output = try Self.compileAndRun(generated, in: directory)
         #expect(output.status == 0)
         let lines = output.output.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
         #expect(lines.count >= cases.count + 11)
@@ -129,12 +123,7 @@ struct SwiftCodegenTests {
         }
         try directory.write("main.swift", driver)
 
-        let binary = directory.url.appendingPathComponent("driver").path
-        let compile = try Self.execute(
-            "/usr/bin/env",
-            ["swiftc", "-swift-version", "6", "-Onone", "-o", binary, generated, directory.url.appendingPathComponent("main.swift").path])
-        try #require(compile.status == 0, "the generated code does not compile:\n\(compile.output)")
-        let output = try Self.execute(binary, [])
+        let output = try Self.compileAndRun(generated, in: directory)
         #expect(output.status == 0)
 
         var builder = ResolverBuilder(policy: AppLinkPolicy(schemes: config.settings.schemes, domains: config.settings.domains))
@@ -156,16 +145,13 @@ struct SwiftCodegenTests {
         #expect(run.stderr.contains("not a Swift identifier"))
     }
 
-    private static func execute(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    /// Compiles the generated file with the `main.swift` of `directory` (Swift 6 mode) and runs it.
+    private static func compileAndRun(_ generated: String, in directory: TemporaryDirectory) throws -> (status: Int32, output: String) {
+        let binary = directory.url.appendingPathComponent("driver").path
+        let compile = try Subprocess.run(
+            "/usr/bin/env",
+            ["swiftc", "-swift-version", "6", "-Onone", "-o", binary, generated, directory.url.appendingPathComponent("main.swift").path])
+        try #require(compile.status == 0, "the generated code does not compile:\n\(compile.output)")
+        return try Subprocess.run(binary, [])
     }
 }

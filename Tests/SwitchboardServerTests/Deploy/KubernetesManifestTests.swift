@@ -68,16 +68,7 @@ struct KubernetesManifestTests {
 
     /// Runs the built `switchboard` with `arguments`; its exit status and output.
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try ServerProcess.binaryPath())
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        try Subprocess.run(try ServerProcess.binaryPath(), arguments)
     }
 
     @Test("there are Deployments to check: a single replica and a replicated one")
