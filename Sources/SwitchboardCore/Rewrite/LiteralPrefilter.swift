@@ -38,54 +38,66 @@ struct LiteralPrefilter: Sendable {
         self.wordCount = (ruleCount + 63) / 64
 
         // How many rules' literals contain each gram, to index every rule by its rarest gram.
-        var frequency: [UInt32: Int] = [:]
-        for literal in self.literals where literal.count >= Self.gramLength {
-            var seen = Set<UInt32>()
-            for offset in 0..<(literal.count - Self.gramLength + 1) {
-                let gram = Self.gram(literal, at: offset)
-                if seen.insert(gram).inserted { frequency[gram, default: 0] += 1 }
+        // An admin write rebuilds this for every rule, so it is counted in a flat table keyed
+        // by the gram, not in a `Dictionary` of `Set`s.
+        var frequency = GramCounts()
+        for (rule, literal) in self.literals.enumerated() where literal.count >= Self.gramLength {
+            for offset in 0...(literal.count - Self.gramLength) {
+                frequency.count(Self.gram(literal, at: offset), once: rule)
             }
         }
         var always = [UInt64](repeating: 0, count: wordCount)
-        var entries: [(gram: UInt32, rule: UInt32)] = []
+        var rarestGram = [UInt32](repeating: 0, count: ruleCount)
+        var indexedRuleCount = 0
+        var distinct = 0
         for (rule, literal) in self.literals.enumerated() {
             guard literal.count >= Self.gramLength else {
                 always[rule >> 6] |= 1 << UInt64(rule & 63)
                 continue
             }
+            // The first of the rarest grams.
             var rarest = Self.gram(literal, at: 0)
-            for offset in 1..<(literal.count - Self.gramLength + 1) {
+            var rarestCount = frequency[rarest]
+            for offset in stride(from: 1, through: literal.count - Self.gramLength, by: 1) {
                 let gram = Self.gram(literal, at: offset)
-                if frequency[gram, default: 0] < frequency[rarest, default: 0] { rarest = gram }
+                let count = frequency[gram]
+                if count < rarestCount { (rarest, rarestCount) = (gram, count) }
             }
-            entries.append((rarest, UInt32(rule)))
+            rarestGram[rule] = rarest
+            indexedRuleCount += 1
+            if frequency.markIndexed(rarest) { distinct += 1 }
         }
         self.alwaysCandidates = always
 
-        // Postings grouped by gram, rules ascending within a gram.
-        entries.sort { ($0.gram, $0.rule) < ($1.gram, $1.rule) }
-        var distinct = 0
-        for (offset, entry) in entries.enumerated() where offset == 0 || entries[offset - 1].gram != entry.gram {
-            distinct += 1
-        }
+        // Postings grouped by gram, rules ascending within a gram: count each gram's rules,
+        // give each gram its range, then fill the ranges in rule order.
         var bits: UInt32 = 3
         while (1 << bits) < distinct * 2 { bits += 1 }
         let capacity = 1 << Int(bits)
-        self.hashShift = 32 - bits
+        let hashShift = 32 - bits
+        self.hashShift = hashShift
         var slots = [Slot](repeating: Slot(), count: capacity)
-        var postings: [UInt32] = []
-        postings.reserveCapacity(entries.count)
-        var offset = 0
-        while offset < entries.count {
-            let gram = entries[offset].gram
-            let start = postings.count
-            while offset < entries.count, entries[offset].gram == gram {
-                postings.append(entries[offset].rule)
-                offset += 1
-            }
+        func slot(of gram: UInt32) -> Int {
             var slot = Int((gram &* 0x9E37_79B1) >> hashShift)
-            while slots[slot].count != 0 { slot = (slot + 1) & (capacity - 1) }
-            slots[slot] = Slot(gram: gram, start: UInt32(start), count: UInt32(postings.count - start))
+            while slots[slot].count != 0, slots[slot].gram != gram { slot = (slot + 1) & (capacity - 1) }
+            return slot
+        }
+        for (rule, literal) in self.literals.enumerated() where literal.count >= Self.gramLength {
+            let index = slot(of: rarestGram[rule])
+            slots[index].gram = rarestGram[rule]
+            slots[index].count += 1
+        }
+        var start: UInt32 = 0
+        for index in slots.indices where slots[index].count != 0 {
+            slots[index].start = start
+            start += slots[index].count
+        }
+        var filled = [UInt32](repeating: 0, count: capacity)
+        var postings = [UInt32](repeating: 0, count: indexedRuleCount)
+        for (rule, literal) in self.literals.enumerated() where literal.count >= Self.gramLength {
+            let index = slot(of: rarestGram[rule])
+            postings[Int(slots[index].start + filled[index])] = UInt32(rule)
+            filled[index] += 1
         }
         self.slots = slots
         self.postings = postings

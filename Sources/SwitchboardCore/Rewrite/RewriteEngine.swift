@@ -72,7 +72,8 @@ public struct RewriteEngine: Sendable {
         var literals: [[UInt8]?] = []
         literals.reserveCapacity(usesPrefilter ? rules.count : 0)
         var firstIndexByID: [String: Int] = [:]
-        let reusable = previous.flatMap { $0.options == options ? $0.indexByRule : nil } ?? [:]
+        firstIndexByID.reserveCapacity(rules.count)
+        let reuse = previous.flatMap { $0.options == options ? CompiledRuleReuse(old: $0.rules, new: rules) : nil }
         for (index, rule) in rules.enumerated() {
             func report(_ field: RuleValidationError.Field, _ code: RuleValidationError.Code, _ message: String, offset: Int? = nil) {
                 issues.append(.init(ruleIndex: index, ruleID: rule.id, field: field, code: code, message: message, offset: offset))
@@ -84,7 +85,7 @@ public struct RewriteEngine: Sendable {
             } else {
                 firstIndexByID[rule.id] = index
             }
-            if let previous, let reused = reusable[rule] {
+            if let previous, let reused = reuse?.previousIndex(ofNewRule: index, rule) {
                 compiled.append(previous.compiled[reused])
                 if usesPrefilter { literals.append(previous.literal(ofRule: reused)) }
                 continue
@@ -135,11 +136,6 @@ public struct RewriteEngine: Sendable {
         self.compiled = compiled
         self.options = options
         self.prefilter = usesPrefilter ? LiteralPrefilter(literals: literals) : nil
-    }
-
-    /// Where each rule sits, by its value (the first of equal rules).
-    private var indexByRule: [RewriteRule: Int] {
-        Dictionary(rules.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The literal the prefilter requires of rule `index`, as extracted from its regex.

@@ -146,6 +146,35 @@ struct RewriteEngineReuseTests {
         }
     }
 
+    /// One rule list edited as admin changes edit it: an insert, a delete, a replace and a
+    /// move, anywhere in the list, including moves that shift every rule between two places.
+    @Test(
+        "every rule the previous engine has is reused whatever the edit; answers equal a fresh engine's",
+        arguments: 0..<40)
+    func everyEditReusesUnchangedRules(seed: Int) throws {
+        let base = (0..<60).map { RewriteRule(id: "r\($0)", match: "^app://old/\($0)/(\\d+)$", target: "app://new/\($0)/$1") }
+        let previous = try RewriteEngine(rules: base)
+        var generator = SplitMix(seed: UInt64(seed))
+        var rules = base
+        let position = Int(generator.next() % UInt64(rules.count))
+        switch seed % 4 {
+        case 0: rules.insert(RewriteRule(id: "new", match: "^app://fresh/(\\d+)$", target: "app://f/$1"), at: position)
+        case 1: rules.remove(at: position)
+        case 2: rules[position] = RewriteRule(id: rules[position].id, match: "^app://changed$", target: "app://c")
+        default: rules.insert(rules.remove(at: position), at: Int(generator.next() % UInt64(rules.count)))
+        }
+        let reused = try RewriteEngine(rules: rules, reusing: previous)
+        let fresh = try RewriteEngine(rules: rules)
+        for (index, rule) in rules.enumerated() {
+            guard let old = base.firstIndex(of: rule) else { continue }
+            #expect(reused.compiled[index].regex === previous.compiled[old].regex, "rule \(rule.id) at \(index)")
+        }
+        for text in ["app://old/0/1", "app://old/59/2", "app://old/\(position)/3", "app://fresh/4", "app://changed"] {
+            let url = try ParsedURL.parse(text)
+            #expect(reused.rewrite(url) == fresh.rewrite(url), "\(text)")
+        }
+    }
+
     @Test("reusing still validates the whole batch: a repeated id or a bad new rule is refused")
     func reuseStillValidates() throws {
         let previous = try RewriteEngine(rules: Self.rules)
