@@ -74,6 +74,9 @@ public struct RewriteEngine: Sendable {
         var firstIndexByID: [String: Int] = [:]
         firstIndexByID.reserveCapacity(rules.count)
         let reuse = previous.flatMap { $0.options == options ? CompiledRuleReuse(old: $0.rules, new: rules) : nil }
+        // Taken out of `previous` once: binding the engine inside the loop would copy it per rule.
+        let previousCompiled = previous?.compiled ?? []
+        let previousLiterals = previous?.prefilter?.literals
         for (index, rule) in rules.enumerated() {
             func report(_ field: RuleValidationError.Field, _ code: RuleValidationError.Code, _ message: String, offset: Int? = nil) {
                 issues.append(.init(ruleIndex: index, ruleID: rule.id, field: field, code: code, message: message, offset: offset))
@@ -85,9 +88,12 @@ public struct RewriteEngine: Sendable {
             } else {
                 firstIndexByID[rule.id] = index
             }
-            if let previous, let reused = reuse?.previousIndex(ofNewRule: index, rule) {
-                compiled.append(previous.compiled[reused])
-                if usesPrefilter { literals.append(previous.literal(ofRule: reused)) }
+            if let reused = reuse?.previousIndex(ofNewRule: index, rule) {
+                compiled.append(previousCompiled[reused])
+                if usesPrefilter {
+                    let literal = previousLiterals.map { $0[reused] } ?? RequiredLiteral.extract(from: rule.match)
+                    literals.append(literal?.isEmpty == false ? literal : nil)
+                }
                 continue
             }
 
@@ -136,13 +142,6 @@ public struct RewriteEngine: Sendable {
         self.compiled = compiled
         self.options = options
         self.prefilter = usesPrefilter ? LiteralPrefilter(literals: literals) : nil
-    }
-
-    /// The literal the prefilter requires of rule `index`, as extracted from its regex.
-    private func literal(ofRule index: Int) -> [UInt8]? {
-        guard let prefilter else { return RequiredLiteral.extract(from: rules[index].match) }
-        let literal = prefilter.literals[index]
-        return literal.isEmpty ? nil : literal
     }
 
     /// Rewrites `url` with the rules, top to bottom, in one pass. A rule with a `when` that
