@@ -26,33 +26,53 @@ struct LiteralPrefilter: Sendable {
     private let slots: [Slot]
     private let postings: [UInt32]
     private let hashShift: UInt32
+    /// How many literals contain each gram, for the next prefilter built from this one.
+    private let frequency: GramCounts
+    /// Per rule, the gram it is indexed by (meaningful for literals of 4+ bytes).
+    private let indexGram: [UInt32]
 
     /// Number of `UInt64` words a candidate bitset needs.
     let wordCount: Int
 
     /// Builds the index.
-    /// - Parameter literals: per rule, in rule order, its required literal or `nil`.
-    init(literals: [[UInt8]?]) {
+    /// - Parameters:
+    ///   - literals: per rule, in rule order, its required literal or `nil`.
+    ///   - previous: a prefilter to build from: its gram counts are updated with the literals
+    ///     that came and went, not counted again, and a rule it had keeps its gram.
+    ///   - previousIndex: per rule, its index in `previous` when `previous` has it (with the
+    ///     same literal), else `nil`; empty without `previous`.
+    init(literals: [[UInt8]?], previous: LiteralPrefilter? = nil, previousIndex: [Int?] = []) {
         let ruleCount = literals.count
         self.literals = literals.map { $0 ?? [] }
         self.wordCount = (ruleCount + 63) / 64
 
         // How many rules' literals contain each gram, to index every rule by its rarest gram.
-        // An admin write rebuilds this for every rule, so it is counted in a flat table keyed
-        // by the gram, not in a `Dictionary` of `Set`s.
-        var frequency = GramCounts()
-        for (rule, literal) in self.literals.enumerated() where literal.count >= Self.gramLength {
-            for offset in 0...(literal.count - Self.gramLength) {
-                frequency.count(Self.gram(literal, at: offset), once: rule)
+        var frequency: GramCounts
+        if let previous {
+            frequency = previous.frequency
+            var kept = [Bool](repeating: false, count: previous.literals.count)
+            for case let old? in previousIndex { kept[old] = true }
+            for (old, literal) in previous.literals.enumerated() where !kept[old] {
+                frequency.count(literal, -1)
             }
+            for (rule, literal) in self.literals.enumerated() where previousIndex[rule] == nil {
+                frequency.count(literal, +1)
+            }
+        } else {
+            frequency = GramCounts()
+            for literal in self.literals { frequency.count(literal, +1) }
         }
         var always = [UInt64](repeating: 0, count: wordCount)
-        var rarestGram = [UInt32](repeating: 0, count: ruleCount)
+        var indexGram = [UInt32](repeating: 0, count: ruleCount)
         var indexedRuleCount = 0
-        var distinct = 0
         for (rule, literal) in self.literals.enumerated() {
             guard literal.count >= Self.gramLength else {
                 always[rule >> 6] |= 1 << UInt64(rule & 63)
+                continue
+            }
+            indexedRuleCount += 1
+            if let previous, let old = previousIndex[rule] {
+                indexGram[rule] = previous.indexGram[old]
                 continue
             }
             // The first of the rarest grams.
@@ -63,16 +83,16 @@ struct LiteralPrefilter: Sendable {
                 let count = frequency[gram]
                 if count < rarestCount { (rarest, rarestCount) = (gram, count) }
             }
-            rarestGram[rule] = rarest
-            indexedRuleCount += 1
-            if frequency.markIndexed(rarest) { distinct += 1 }
+            indexGram[rule] = rarest
         }
         self.alwaysCandidates = always
+        self.frequency = frequency
+        self.indexGram = indexGram
 
         // Postings grouped by gram, rules ascending within a gram: count each gram's rules,
         // give each gram its range, then fill the ranges in rule order.
         var bits: UInt32 = 3
-        while (1 << bits) < distinct * 2 { bits += 1 }
+        while (1 << bits) < indexedRuleCount * 2 { bits += 1 }
         let capacity = 1 << Int(bits)
         let hashShift = 32 - bits
         self.hashShift = hashShift
@@ -83,8 +103,8 @@ struct LiteralPrefilter: Sendable {
             return slot
         }
         for (rule, literal) in self.literals.enumerated() where literal.count >= Self.gramLength {
-            let index = slot(of: rarestGram[rule])
-            slots[index].gram = rarestGram[rule]
+            let index = slot(of: indexGram[rule])
+            slots[index].gram = indexGram[rule]
             slots[index].count += 1
         }
         var start: UInt32 = 0
@@ -95,7 +115,7 @@ struct LiteralPrefilter: Sendable {
         var filled = [UInt32](repeating: 0, count: capacity)
         var postings = [UInt32](repeating: 0, count: indexedRuleCount)
         for (rule, literal) in self.literals.enumerated() where literal.count >= Self.gramLength {
-            let index = slot(of: rarestGram[rule])
+            let index = slot(of: indexGram[rule])
             postings[Int(slots[index].start + filled[index])] = UInt32(rule)
             filled[index] += 1
         }
@@ -151,7 +171,7 @@ struct LiteralPrefilter: Sendable {
     }
 
     /// The little-endian packing of `bytes[offset..<offset+4]`, as the rolling scan builds it.
-    private static func gram(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+    static func gram(_ bytes: [UInt8], at offset: Int) -> UInt32 {
         UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
             | UInt32(bytes[offset + 3]) << 24
     }

@@ -71,6 +71,7 @@ public struct RewriteEngine: Sendable {
         compiled.reserveCapacity(rules.count)
         var literals: [[UInt8]?] = []
         literals.reserveCapacity(usesPrefilter ? rules.count : 0)
+        var previousIndex: [Int?] = []
         var firstIndexByID: [String: Int] = [:]
         firstIndexByID.reserveCapacity(rules.count)
         let reuse = previous.flatMap { $0.options == options ? CompiledRuleReuse(old: $0.rules, new: rules) : nil }
@@ -88,7 +89,9 @@ public struct RewriteEngine: Sendable {
             } else {
                 firstIndexByID[rule.id] = index
             }
-            if let reused = reuse?.previousIndex(ofNewRule: index, rule) {
+            let reused = reuse?.previousIndex(ofNewRule: index, rule)
+            if reuse != nil { previousIndex.append(reused) }
+            if let reused {
                 compiled.append(previousCompiled[reused])
                 if usesPrefilter {
                     let literal = previousLiterals.map { $0[reused] } ?? RequiredLiteral.extract(from: rule.match)
@@ -141,7 +144,12 @@ public struct RewriteEngine: Sendable {
         self.rules = rules
         self.compiled = compiled
         self.options = options
-        self.prefilter = usesPrefilter ? LiteralPrefilter(literals: literals) : nil
+        let previousPrefilter = reuse == nil ? nil : previous?.prefilter
+        self.prefilter =
+            usesPrefilter
+            ? LiteralPrefilter(
+                literals: literals, previous: previousPrefilter, previousIndex: previousPrefilter == nil ? [] : previousIndex)
+            : nil
     }
 
     /// Rewrites `url` with the rules, top to bottom, in one pass. A rule with a `when` that
