@@ -35,6 +35,17 @@ struct ProductionSuite {
         return rows
     }
 
+    /// Resolves every URL of the traffic mix once, the way the timed passes do.
+    func runOnce() throws {
+        let resolver = try ProductionShape.resolver()
+        let mix = ProductionShape.urls(count: Self.urlCount, kinds: ProductionShape.Kind.allCases)
+        var sink = Sink()
+        for url in mix {
+            sink.consume((try? resolver.resolveWithOutcome(url).0.jsonBytes.count) ?? 0)
+        }
+        if sink.checksum == 42 { print("") }
+    }
+
     /// Stops the run when the config does not answer as the traffic mix assumes.
     static func check(_ resolver: Resolver) throws {
         for kind in ProductionShape.Kind.allCases {

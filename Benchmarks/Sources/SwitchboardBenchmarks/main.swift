@@ -35,6 +35,10 @@ do {
     if only.isEmpty || only == "production" {
         rows += try ProductionSuite(rounds: rounds).run()
     }
+    if only == "production-once" {
+        // One pass over the traffic mix and nothing else: for profilers (callgrind, perf).
+        try ProductionSuite(rounds: 1).runOnce()
+    }
     printTable(rows)
 } catch {
     FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
