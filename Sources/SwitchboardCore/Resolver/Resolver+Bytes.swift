@@ -1,4 +1,27 @@
 extension Resolver {
+    /// Resolves `text` and appends the `/resolve` body to `buffer`: the same bytes as
+    /// ``resolveWithOutcome(_:context:)`` then ``Resolution/jsonBytes``, for less work. Keep
+    /// one buffer and empty it (`removeAll(keepingCapacity: true)`) between calls: the common
+    /// request then allocates nothing (see ``resolve(_:context:appendingJSONTo:)``).
+    ///
+    /// ```swift
+    /// var body: [UInt8] = []
+    /// for url in urls {
+    ///     body.removeAll(keepingCapacity: true)
+    ///     let summary = try resolver.resolve(url, appendingBodyTo: &body)
+    ///     // summary.status, summary.routeID; body holds the JSON
+    /// }
+    /// ```
+    /// - Returns: the status, route and rules of the answer, besides its body.
+    /// - Throws: ``ResolveError`` like ``resolveWithOutcome(_:context:)``; nothing is appended then.
+    public func resolve(
+        _ text: String, context: RequestContext = RequestContext(), appendingBodyTo buffer: inout [UInt8]
+    ) throws(ResolveError) -> ResolveSummary {
+        var writer = JSONWriter(appendingTo: &buffer)
+        defer { writer.finish(into: &buffer) }
+        return try resolve(text, context: context, appendingJSONTo: &writer)
+    }
+
     /// Resolves `text` and appends the `/resolve` body to `writer`: the same bytes as
     /// ``resolveWithOutcome(_:context:)`` then ``Resolution/jsonBytes``, for less work.
     ///
@@ -47,18 +70,30 @@ extension Resolver {
         }
         let host = parts.isHTTP ? nil : parts.host.map { UnsafeBufferPointer(rebasing: bytes[$0]) }
         let path = UnsafeBufferPointer(rebasing: bytes[parts.path])
+        // The closure reads these locals, not `self`: through `self` each access copied the
+        // router's route list (six arrays retained and released).
+        let table = router.table
+        let entries = router.entries
+        let captures = router.captures
+        let routes = router.routes
+        let fallback = self.fallback
         let found = try? RouteSegments.withSegments(hostBytes: host, pathBytes: path) {
             (segments) throws(URLParseError) -> ResolveSummary? in
-            let (entry, limitHits) = router.table.lookupCountingLimits(segments, request)
+            let (entry, limitHits) = table.lookupCountingLimits(segments, request)
             guard limitHits == 0 else { return nil }
-            guard entry >= 0 else { return answerUnmatched(bytes, writer: &writer) }
-            return answerMatched(router.entries[Int(entry)], segments, bytes, parts, writer: &writer)
+            guard entry >= 0 else { return Self.answerUnmatched(bytes, fallback: fallback, writer: &writer) }
+            let found = entries[Int(entry)]
+            return Self.answerMatched(
+                found, captures[Int(found.captureStart)..<Int(found.captureStart + found.captureCount)], routes, segments,
+                bytes, parts, writer: &writer)
         }
         return found ?? nil
     }
 
     /// `{"matched":false,"url":…,"fallback":…}`.
-    private func answerUnmatched(_ bytes: UnsafeBufferPointer<UInt8>, writer: inout JSONWriter) -> ResolveSummary? {
+    private static func answerUnmatched(
+        _ bytes: UnsafeBufferPointer<UInt8>, fallback: RewriteTemplate?, writer: inout JSONWriter
+    ) -> ResolveSummary? {
         writer.writeSyntax(#"{"matched":false,"url":"#)
         writer.writeString(utf8: bytes)
         if let fallback {
@@ -73,31 +108,30 @@ extension Resolver {
 
     /// The answer for the route of `entry`; `nil` for a route with a `web` page, too many
     /// params, or a query that does not decode.
-    private func answerMatched(
-        _ entry: Router.Entry, _ segments: UnsafeBufferPointer<PathSegment>, _ bytes: UnsafeBufferPointer<UInt8>,
-        _ parts: URLParts, writer: inout JSONWriter
+    private static func answerMatched(
+        _ entry: Router.Entry, _ captures: ArraySlice<RouterBuilder.Capture>, _ routes: RouteList,
+        _ segments: UnsafeBufferPointer<PathSegment>, _ bytes: UnsafeBufferPointer<UInt8>, _ parts: URLParts,
+        writer: inout JSONWriter
     ) -> ResolveSummary? {
-        let routes = router.routes
         let route = Int(entry.route)
         guard !routes.hasWeb(at: route) else { return nil }
         let query = parts.query.map { UnsafeBufferPointer(rebasing: bytes[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
-        let captures = router.captures[Int(entry.captureStart)..<Int(entry.captureStart + entry.captureCount)]
         let defaults = routes.defaultParams(at: route)
+        writer.writeSyntax(#"{"matched":true,"url":"#)
+        writer.writeString(utf8: bytes)
+        writer.writeSyntax(#","routeId":"#)
+        routes.writeID(at: route, to: &writer)
+        writer.writeSyntax(#","module":"#)
+        writer.writeString(routes.module(at: route))
+        writer.writeSyntax(#","pattern":"#)
+        routes.writePattern(at: route, number: Int(entry.pattern), to: &writer)
+        writer.writeSyntax(#","target":"#)
+        writer.write(routes.target(at: route))
+        writer.writeSyntax(#","params":{"#)
         return QueryPieces.withDecoded(query) { items -> ResolveSummary? in
             guard let items, defaults.count + items.count + captures.count <= ParamsMerger.linearScanLimit else {
                 return nil
             }
-            writer.writeSyntax(#"{"matched":true,"url":"#)
-            writer.writeString(utf8: bytes)
-            writer.writeSyntax(#","routeId":"#)
-            routes.writeID(at: route, to: &writer)
-            writer.writeSyntax(#","module":"#)
-            writer.writeString(routes.module(at: route))
-            writer.writeSyntax(#","pattern":"#)
-            routes.writePattern(at: route, number: Int(entry.pattern), to: &writer)
-            writer.writeSyntax(#","target":"#)
-            writer.write(routes.target(at: route))
-            writer.writeSyntax(#","params":{"#)
             var params = ParamsWriter(defaults: defaults, query: items, captures: captures, segments: segments)
             params.write(to: &writer)
             writer.writeSyntax("}}")
