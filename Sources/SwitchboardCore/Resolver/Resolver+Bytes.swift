@@ -25,19 +25,20 @@ extension Resolver {
     /// Resolves `text` and appends the `/resolve` body to `writer`: the same bytes as
     /// ``resolveWithOutcome(_:context:)`` then ``Resolution/jsonBytes``, for less work.
     ///
-    /// The common request (no rule fires, a route without a `web` page or no route, a handful
-    /// of params) is answered from ranges into the URL's bytes, written straight into the
-    /// buffer: nothing is allocated when `writer` has the capacity (keep one per thread and
-    /// ``JSONWriter/removeAll()`` it between requests). Any other request takes the full path.
+    /// The common request (no rule fires, or one `last` rule; a route without a `web` page or
+    /// no route; a handful of params) is answered from ranges into the URL's bytes, written
+    /// straight into the buffer: when no rule fires nothing is allocated, given a writer with
+    /// the capacity (keep one per thread and ``JSONWriter/removeAll()`` it between requests).
+    /// Any other request takes the full path.
     ///
     /// - Returns: what the metrics and the cache need besides the body.
     /// - Throws: ``ResolveError`` like ``resolveWithOutcome(_:context:)``; nothing is appended then.
     package func resolve(
         _ text: String, context: RequestContext = RequestContext(), appendingJSONTo writer: inout JSONWriter
     ) throws(ResolveError) -> ResolveSummary {
-        var text = text
+        var utf8 = text
         let start = writer.count
-        let summary = text.withUTF8 { answerCommonRequest($0, context: context, writer: &writer) }
+        let summary = utf8.withUTF8 { answerCommonRequest(text, $0, context: context, writer: &writer) }
         if let summary { return summary }
         writer.truncate(to: start)
         let (resolution, outcome) = try resolveWithOutcome(text, context: context)
@@ -48,14 +49,60 @@ extension Resolver {
             constraintLimitHits: resolution.constraintLimitHits)
     }
 
-    /// The answer to a common request, written to `writer`; `nil` (with whatever was written
-    /// left for the caller to drop) when the request needs the full path.
-    private func answerCommonRequest(
-        _ bytes: UnsafeBufferPointer<UInt8>, context: RequestContext, writer: inout JSONWriter
-    ) -> ResolveSummary? {
-        guard let parts = try? URLScanner(bytes: bytes).scan(), rewriter.firesNoRule(on: bytes, context: context) else {
-            return nil
+    /// The URL given and what the rewrite pass made of it, for the first members of the body.
+    private struct Input {
+        /// The UTF-8 of the URL as given.
+        let bytes: UnsafeBufferPointer<UInt8>
+        /// The URL as given, parsed; made only when a rule fires or a fallback is expanded.
+        var parsed: ParsedURL?
+        /// The rewritten URL and the rule that fired, when one did.
+        var rewrite: (url: UnsafeBufferPointer<UInt8>, ruleID: String)?
+
+        /// `{"matched":…,"url":…` and, after a rewrite, `"rewrittenURL"` and `"ruleIds"`.
+        func writeHead(matched: Bool, to writer: inout JSONWriter) {
+            writer.writeSyntax(matched ? #"{"matched":true,"url":"# : #"{"matched":false,"url":"#)
+            writer.writeString(utf8: bytes)
+            guard let rewrite else { return }
+            writer.writeSyntax(#","rewrittenURL":"#)
+            writer.writeString(utf8: rewrite.url)
+            writer.writeSyntax(#","ruleIds":["#)
+            writer.writeString(rewrite.ruleID)
+            writer.writeSyntax("]")
         }
+
+        var firedRuleIDs: [String] { rewrite.map { [$0.ruleID] } ?? [] }
+    }
+
+    /// The answer to a common request, written to `writer`; `nil` (with whatever was written
+    /// left for the caller to drop) when the request needs the full path. Common: no rule
+    /// fires, or the first rule that matches is `last` and gives a URL that parses; then a
+    /// route without a `web` page, or none.
+    private func answerCommonRequest(
+        _ text: String, _ bytes: UnsafeBufferPointer<UInt8>, context: RequestContext, writer: inout JSONWriter
+    ) -> ResolveSummary? {
+        guard let parts = try? URLScanner(bytes: bytes).scan() else { return nil }
+        switch rewriter.firstMatch(on: bytes, context: context) {
+        case .other:
+            return nil
+        case .none:
+            return answerRouted(bytes, parts, Input(bytes: bytes), writer: &writer)
+        case .match(let rule, let match):
+            let (ruleID, last) = rewriter.idAndLast(ofRule: rule)
+            guard last, let input = try? URLScanner(bytes: bytes).parse(text) else { return nil }
+            var rewritten = rewriter.expandTarget(ofRule: rule, url: input, subject: bytes, match: match)
+            return rewritten.withUTF8 { rewrittenBytes in
+                guard let rewrittenParts = try? URLScanner(bytes: rewrittenBytes).scan() else { return nil }
+                let input = Input(bytes: bytes, parsed: input, rewrite: (rewrittenBytes, ruleID))
+                return answerRouted(rewrittenBytes, rewrittenParts, input, writer: &writer)
+            }
+        }
+    }
+
+    /// Routes the URL whose UTF-8 is `bytes` (the input, or what a rule made of it) and writes
+    /// the answer.
+    private func answerRouted(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ parts: URLParts, _ input: Input, writer: inout JSONWriter
+    ) -> ResolveSummary? {
         let isAppLink = policy.isAppLink(parts, in: bytes)
         let request: TrieTable.Request
         if router.table.strings.isEmpty {
@@ -81,29 +128,28 @@ extension Resolver {
             (segments) throws(URLParseError) -> ResolveSummary? in
             let (entry, limitHits) = table.lookupCountingLimits(segments, request)
             guard limitHits == 0 else { return nil }
-            guard entry >= 0 else { return Self.answerUnmatched(bytes, fallback: fallback, writer: &writer) }
+            guard entry >= 0 else { return Self.answerUnmatched(input, fallback: fallback, writer: &writer) }
             let found = entries[Int(entry)]
             return Self.answerMatched(
                 found, captures[Int(found.captureStart)..<Int(found.captureStart + found.captureCount)], routes, segments,
-                bytes, parts, writer: &writer)
+                bytes, parts, input, writer: &writer)
         }
         return found ?? nil
     }
 
-    /// `{"matched":false,"url":…,"fallback":…}`.
-    private static func answerUnmatched(
-        _ bytes: UnsafeBufferPointer<UInt8>, fallback: RewriteTemplate?, writer: inout JSONWriter
-    ) -> ResolveSummary? {
-        writer.writeSyntax(#"{"matched":false,"url":"#)
-        writer.writeString(utf8: bytes)
+    /// `{"matched":false,"url":…,"fallback":…}`, the fallback expanded for the URL as given.
+    private static func answerUnmatched(_ input: Input, fallback: RewriteTemplate?, writer: inout JSONWriter) -> ResolveSummary? {
+        input.writeHead(matched: false, to: &writer)
         if let fallback {
-            guard let input = try? URLScanner(bytes: bytes).parse(String(decoding: bytes, as: UTF8.self)) else { return nil }
+            let text = String(decoding: input.bytes, as: UTF8.self)
+            guard let url = input.parsed ?? (try? URLScanner(bytes: input.bytes).parse(text)) else { return nil }
             writer.writeSyntax(#","fallback":"#)
-            writer.writeString(fallback.expand(url: input, subject: bytes, match: nil))
+            writer.writeString(fallback.expand(url: url, subject: input.bytes, match: nil))
         }
         writer.writeSyntax("}")
         return ResolveSummary(
-            matched: false, routeID: nil, firedRuleIDs: [], ruleErrorCount: 0, ruleLimitHitCount: 0, constraintLimitHits: 0)
+            matched: false, routeID: nil, firedRuleIDs: input.firedRuleIDs, ruleErrorCount: 0, ruleLimitHitCount: 0,
+            constraintLimitHits: 0)
     }
 
     /// The answer for the route of `entry`; `nil` for a route with a `web` page, too many
@@ -111,14 +157,13 @@ extension Resolver {
     private static func answerMatched(
         _ entry: Router.Entry, _ captures: ArraySlice<RouterBuilder.Capture>, _ routes: RouteList,
         _ segments: UnsafeBufferPointer<PathSegment>, _ bytes: UnsafeBufferPointer<UInt8>, _ parts: URLParts,
-        writer: inout JSONWriter
+        _ input: Input, writer: inout JSONWriter
     ) -> ResolveSummary? {
         let route = Int(entry.route)
         guard !routes.hasWeb(at: route) else { return nil }
         let query = parts.query.map { UnsafeBufferPointer(rebasing: bytes[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
         let defaults = routes.defaultParams(at: route)
-        writer.writeSyntax(#"{"matched":true,"url":"#)
-        writer.writeString(utf8: bytes)
+        input.writeHead(matched: true, to: &writer)
         writer.writeSyntax(#","routeId":"#)
         routes.writeID(at: route, to: &writer)
         writer.writeSyntax(#","module":"#)
@@ -136,8 +181,8 @@ extension Resolver {
             params.write(to: &writer)
             writer.writeSyntax("}}")
             return ResolveSummary(
-                matched: true, routeID: routes.id(at: route), firedRuleIDs: [], ruleErrorCount: 0, ruleLimitHitCount: 0,
-                constraintLimitHits: 0)
+                matched: true, routeID: routes.id(at: route), firedRuleIDs: input.firedRuleIDs, ruleErrorCount: 0,
+                ruleLimitHitCount: 0, constraintLimitHits: 0)
         }
     }
 }
