@@ -70,7 +70,6 @@ extension Resolver {
             writer.writeSyntax("]")
         }
 
-        var firedRuleIDs: [String] { rewrite.map { [$0.ruleID] } ?? [] }
     }
 
     /// The answer to a common request, written to `writer`; `nil` (with whatever was written
@@ -81,28 +80,46 @@ extension Resolver {
         _ text: String, _ bytes: UnsafeBufferPointer<UInt8>, context: RequestContext, writer: inout JSONWriter
     ) -> ResolveSummary? {
         guard let parts = try? URLScanner(bytes: bytes).scan() else { return nil }
+        let routed: Routed
+        var firedRuleIDs: [String] = []
         switch rewriter.firstMatch(on: bytes, context: context) {
         case .other:
             return nil
         case .none:
-            return answerRouted(bytes, parts, Input(bytes: bytes), writer: &writer)
+            routed = answerRouted(bytes, parts, Input(bytes: bytes), writer: &writer)
         case .match(let rule, let match):
             let (ruleID, last) = rewriter.idAndLast(ofRule: rule)
             guard last, let input = try? URLScanner(bytes: bytes).parse(text) else { return nil }
             var rewritten = rewriter.expandTarget(ofRule: rule, url: input, subject: bytes, match: match)
-            return rewritten.withUTF8 { rewrittenBytes in
-                guard let rewrittenParts = try? URLScanner(bytes: rewrittenBytes).scan() else { return nil }
+            routed = rewritten.withUTF8 { rewrittenBytes in
+                guard let rewrittenParts = try? URLScanner(bytes: rewrittenBytes).scan() else { return .fullPathNeeded }
                 let input = Input(bytes: bytes, parsed: input, rewrite: (rewrittenBytes, ruleID))
                 return answerRouted(rewrittenBytes, rewrittenParts, input, writer: &writer)
             }
+            firedRuleIDs = [ruleID]
         }
+        guard routed.code != Routed.fullPathNeeded.code else { return nil }
+        return ResolveSummary(
+            matched: routed.code >= 0, routeID: routed.code >= 0 ? router.routes.id(at: Int(routed.code)) : nil,
+            firedRuleIDs: firedRuleIDs, ruleErrorCount: 0, ruleLimitHitCount: 0, constraintLimitHits: 0)
+    }
+
+    /// How routing went, as a plain integer, so that nothing reference-counted is copied out
+    /// of the closures it passes through: the index of the route that matched, or one of the
+    /// two outcomes below.
+    private struct Routed {
+        let code: Int32
+        /// The answer says nothing matched.
+        static let unmatched = Routed(code: -1)
+        /// Nothing usable was written: the request takes the full path.
+        static let fullPathNeeded = Routed(code: -2)
     }
 
     /// Routes the URL whose UTF-8 is `bytes` (the input, or what a rule made of it) and writes
     /// the answer.
     private func answerRouted(
         _ bytes: UnsafeBufferPointer<UInt8>, _ parts: URLParts, _ input: Input, writer: inout JSONWriter
-    ) -> ResolveSummary? {
+    ) -> Routed {
         let isAppLink = policy.isAppLink(parts, in: bytes)
         let request: TrieTable.Request
         if router.table.strings.isEmpty {
@@ -125,31 +142,31 @@ extension Resolver {
         let routes = router.routes
         let fallback = self.fallback
         let found = try? RouteSegments.withSegments(hostBytes: host, pathBytes: path) {
-            (segments) throws(URLParseError) -> ResolveSummary? in
+            (segments) throws(URLParseError) -> Routed in
             let (entry, limitHits) = table.lookupCountingLimits(segments, request)
-            guard limitHits == 0 else { return nil }
+            guard limitHits == 0 else { return .fullPathNeeded }
             guard entry >= 0 else { return Self.answerUnmatched(input, fallback: fallback, writer: &writer) }
             let found = entries[Int(entry)]
             return Self.answerMatched(
                 found, captures[Int(found.captureStart)..<Int(found.captureStart + found.captureCount)], routes, segments,
                 bytes, parts, input, writer: &writer)
         }
-        return found ?? nil
+        return found ?? .fullPathNeeded
     }
 
     /// `{"matched":false,"url":…,"fallback":…}`, the fallback expanded for the URL as given.
-    private static func answerUnmatched(_ input: Input, fallback: RewriteTemplate?, writer: inout JSONWriter) -> ResolveSummary? {
+    private static func answerUnmatched(_ input: Input, fallback: RewriteTemplate?, writer: inout JSONWriter) -> Routed {
         input.writeHead(matched: false, to: &writer)
         if let fallback {
             let text = String(decoding: input.bytes, as: UTF8.self)
-            guard let url = input.parsed ?? (try? URLScanner(bytes: input.bytes).parse(text)) else { return nil }
+            guard let url = input.parsed ?? (try? URLScanner(bytes: input.bytes).parse(text)) else {
+                return .fullPathNeeded
+            }
             writer.writeSyntax(#","fallback":"#)
             writer.writeString(fallback.expand(url: url, subject: input.bytes, match: nil))
         }
         writer.writeSyntax("}")
-        return ResolveSummary(
-            matched: false, routeID: nil, firedRuleIDs: input.firedRuleIDs, ruleErrorCount: 0, ruleLimitHitCount: 0,
-            constraintLimitHits: 0)
+        return .unmatched
     }
 
     /// The answer for the route of `entry`; `nil` for a route with a `web` page, too many
@@ -158,9 +175,9 @@ extension Resolver {
         _ entry: Router.Entry, _ captures: ArraySlice<RouterBuilder.Capture>, _ routes: RouteList,
         _ segments: UnsafeBufferPointer<PathSegment>, _ bytes: UnsafeBufferPointer<UInt8>, _ parts: URLParts,
         _ input: Input, writer: inout JSONWriter
-    ) -> ResolveSummary? {
+    ) -> Routed {
         let route = Int(entry.route)
-        guard !routes.hasWeb(at: route) else { return nil }
+        guard !routes.hasWeb(at: route) else { return .fullPathNeeded }
         let query = parts.query.map { UnsafeBufferPointer(rebasing: bytes[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
         let defaults = routes.defaultParams(at: route)
         input.writeHead(matched: true, to: &writer)
@@ -173,16 +190,14 @@ extension Resolver {
         writer.writeSyntax(#","target":"#)
         writer.write(routes.target(at: route))
         writer.writeSyntax(#","params":{"#)
-        return QueryPieces.withDecoded(query) { items -> ResolveSummary? in
+        return QueryPieces.withDecoded(query) { items -> Routed in
             guard let items, defaults.count + items.count + captures.count <= ParamsMerger.linearScanLimit else {
-                return nil
+                return .fullPathNeeded
             }
             var params = ParamsWriter(defaults: defaults, query: items, captures: captures, segments: segments)
             params.write(to: &writer)
             writer.writeSyntax("}}")
-            return ResolveSummary(
-                matched: true, routeID: routes.id(at: route), firedRuleIDs: input.firedRuleIDs, ruleErrorCount: 0,
-                ruleLimitHitCount: 0, constraintLimitHits: 0)
+            return Routed(code: entry.route)
         }
     }
 }
