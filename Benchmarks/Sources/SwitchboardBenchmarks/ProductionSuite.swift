@@ -28,28 +28,34 @@ struct ProductionSuite {
             }
             let cost = Measurement.medianNanoseconds(rounds: rounds, operationsPerPass: urls.count, pass)
             let allocations = Measurement.allocationsPerOperation(operationsPerPass: urls.count, pass)
-            rows.append(Row(benchmark: "production resolve, \(name)", unit: "ns/op", switchboard: cost, baseline: nil, baselineName: "", target: name == "one fires" ? 2000 : 1500))
-            rows.append(Row(benchmark: "production resolve allocations, \(name)", unit: "allocs/op", switchboard: allocations, baseline: nil, baselineName: "", target: name == "none fire" ? 2 : nil))
+            rows.append(
+                Row(
+                    benchmark: "production resolve, \(name)", unit: "ns/op", switchboard: cost, baseline: nil, baselineName: "",
+                    target: name == "one fires" ? 2000 : 1500))
+            rows.append(
+                Row(
+                    benchmark: "production resolve allocations, \(name)", unit: "allocs/op", switchboard: allocations, baseline: nil,
+                    baselineName: "", target: name == "none fire" ? 2 : nil))
             #if !BASELINE
-            var body: [UInt8] = []
-            let bytePass = {
-                for url in urls {
-                    body.removeAll(keepingCapacity: true)
-                    sink.consume((try? resolver.resolve(url, appendingBodyTo: &body).status) ?? 0)
-                    sink.consume(body.count)
+                var body: [UInt8] = []
+                let bytePass = {
+                    for url in urls {
+                        body.removeAll(keepingCapacity: true)
+                        sink.consume((try? resolver.resolve(url, appendingBodyTo: &body).status) ?? 0)
+                        sink.consume(body.count)
+                    }
                 }
-            }
-            let byteCost = Measurement.medianNanoseconds(rounds: rounds, operationsPerPass: urls.count, bytePass)
-            let byteAllocations = Measurement.allocationsPerOperation(operationsPerPass: urls.count, bytePass)
-            rows.append(
-                Row(
-                    benchmark: "production resolve into a buffer, \(name)", unit: "ns/op", switchboard: byteCost,
-                    baseline: cost, baselineName: "resolveWithOutcome + jsonBytes", target: name == "one fires" ? 2000 : 1500))
-            rows.append(
-                Row(
-                    benchmark: "production resolve into a buffer allocations, \(name)", unit: "allocs/op",
-                    switchboard: byteAllocations, baseline: allocations, baselineName: "resolveWithOutcome + jsonBytes",
-                    target: name == "none fire" ? 2 : nil))
+                let byteCost = Measurement.medianNanoseconds(rounds: rounds, operationsPerPass: urls.count, bytePass)
+                let byteAllocations = Measurement.allocationsPerOperation(operationsPerPass: urls.count, bytePass)
+                rows.append(
+                    Row(
+                        benchmark: "production resolve into a buffer, \(name)", unit: "ns/op", switchboard: byteCost,
+                        baseline: cost, baselineName: "resolveWithOutcome + jsonBytes", target: name == "one fires" ? 2000 : 1500))
+                rows.append(
+                    Row(
+                        benchmark: "production resolve into a buffer allocations, \(name)", unit: "allocs/op",
+                        switchboard: byteAllocations, baseline: allocations, baselineName: "resolveWithOutcome + jsonBytes",
+                        target: name == "none fire" ? 2 : nil))
             #endif
             if sink.checksum == 42 { print("") }
         }
@@ -69,15 +75,15 @@ struct ProductionSuite {
         let mix = ProductionShape.urls(count: Self.urlCount, kinds: kinds)
         var sink = Sink()
         #if BASELINE
-        for url in mix {
-            sink.consume((try? resolver.resolveWithOutcome(url).0.jsonBytes.count) ?? 0)
-        }
+            for url in mix {
+                sink.consume((try? resolver.resolveWithOutcome(url).0.jsonBytes.count) ?? 0)
+            }
         #else
-        var body: [UInt8] = []
-        for url in mix {
-            body.removeAll(keepingCapacity: true)
-            sink.consume((try? resolver.resolve(url, appendingBodyTo: &body).status) ?? 0)
-        }
+            var body: [UInt8] = []
+            for url in mix {
+                body.removeAll(keepingCapacity: true)
+                sink.consume((try? resolver.resolve(url, appendingBodyTo: &body).status) ?? 0)
+            }
         #endif
         if sink.checksum == 42 { print("") }
     }
