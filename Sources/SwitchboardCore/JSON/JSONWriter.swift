@@ -87,8 +87,8 @@ package struct JSONWriter: Sendable {
 
     /// Writes a JSON string literal, escaping quotes, backslashes and control characters.
     package mutating func writeString(_ text: String) {
-        // The contiguous view costs nothing for native and small strings; `withUTF8` would
-        // copy a small string out first.
+        // The read-only view needs no mutable copy of the string (`withUTF8` is mutating);
+        // it is available for native and small strings, which is every string here.
         let written: Void? = text.utf8.withContiguousStorageIfAvailable { writeString(utf8: $0) }
         if written == nil {
             var text = text

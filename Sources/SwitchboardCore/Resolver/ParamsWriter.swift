@@ -21,8 +21,8 @@ struct ParamsWriter {
         self.segments = segments
     }
 
-    /// Writes every member, without the braces. Elements are read in place by index: a loop
-    /// over the arrays or `first(where:)` copies each element (retaining its strings).
+    /// Writes every member, without the braces. Elements are read in place by index rather
+    /// than copied out by `for … in` loops.
     mutating func write(to writer: inout JSONWriter) {
         for index in defaults.indices where !hasDefault(named: defaults[index].name, before: index) {
             let name = defaults[index].name

@@ -134,8 +134,8 @@ extension Resolver {
         }
         let host = parts.isHTTP ? nil : parts.host.map { UnsafeBufferPointer(rebasing: bytes[$0]) }
         let path = UnsafeBufferPointer(rebasing: bytes[parts.path])
-        // The closure reads these locals, not `self`: through `self` each access copied the
-        // router's route list (six arrays retained and released).
+        // The closure reads these locals rather than `self`, so that it does not capture the
+        // whole resolver.
         let table = router.table
         let entries = router.entries
         let captures = router.captures

@@ -7,12 +7,13 @@ import Testing
 /// ``Resolver/resolveWithOutcome(_:context:)`` written as a `JSONValue` tree, and the route
 /// that the `explain` walk reaches. Random configs and URLs, seeded, so a failure repeats.
 struct ResolveBytesDifferentialTests {
-    static let words = ["a", "b", "item", "user", "caf%C3%A9", "café", "x+y", "q"]
+    static let words = ["a", "b", "item", "user", "second", "caf%C3%A9", "café", "x+y", "q"]
     static let keys = ["q", "id", "source", "p0", "rest", "caf%C3%A9", "café", "cafe%CC%81", "a+b", ""]
 
     /// A random resolver: static, constrained, `:param` and catch-all segments, patterns
-    /// restricted to a scheme or host, default params that clash with query keys and
-    /// captures, routes with a `web` page, rules that fire (some chained) and a fallback.
+    /// restricted to a scheme or host, routes with two patterns, default params that clash
+    /// with query keys and captures, routes with a `web` page, rules that fire (some chained,
+    /// one that gives an invalid URL, one with a condition) and, for some seeds, a fallback.
     static func resolver(seed: UInt64) throws -> Resolver {
         var random = SplitMix(seed: seed)
         var builder = ResolverBuilder(
@@ -34,8 +35,10 @@ struct ResolveBytesDifferentialTests {
             let defaults = (0..<Int(random.next() % 3)).map { _ in
                 (name: keys[Int(random.next() % UInt64(keys.count))], value: "d\(random.next() % 10)")
             }
+            // Some routes have a second pattern, whose text the answer names.
+            let patterns = random.next() % 5 == 0 ? [prefix + path, prefix + "/second" + path] : [prefix + path]
             let route = Route(
-                id: "r\(index)", module: "m\(index % 4)", patterns: [prefix + path],
+                id: "r\(index)", module: "m\(index % 4)", patterns: patterns,
                 target: .object([("page", .string("P\(index)")), ("n", .number(Double(index)))]), defaultParams: defaults,
                 web: random.next() % 8 == 0 ? WebURLTemplate("https://web.example/r\(index)") : nil)
             var probe = builder
@@ -111,5 +114,30 @@ struct ResolveBytesDifferentialTests {
             }
         }
         #expect(fastAnswers > 300, "the URLs exercise the common case")
+    }
+
+    /// A route found by its second pattern is answered with that pattern's text, and a catch-all
+    /// with the rest of the path; every URL here takes the byte path's common case.
+    @Test func secondPatternAndCatchAllFromBytes() throws {
+        var builder = ResolverBuilder(policy: AppLinkPolicy(schemes: ["app"], domains: ["web.example"]))
+        builder.add(
+            Route(
+                id: "item", module: "shop", patterns: ["/item/:id<int>", "/i/:id<int>"],
+                target: .object([("page", .string("Item"))]), defaultParams: [("id", "0"), ("from", "app")]))
+        builder.add(Route(id: "files", module: "docs", patterns: ["/files/*path"]))
+        let resolver = try builder.build()
+        let expected = [
+            "app://i/42?from=push&from=mail":
+                #"{"matched":true,"url":"app://i/42?from=push&from=mail","routeId":"item","module":"shop","pattern":"/i/:id<int>","target":{"page":"Item"},"params":{"id":"42","from":["push","mail"]}}"#,
+            "https://WEB.example/files/a%2Fb/c%20d/":
+                #"{"matched":true,"url":"https://WEB.example/files/a%2Fb/c%20d/","routeId":"files","module":"docs","pattern":"/files/*path","target":{},"params":{"path":"a/b/c d"}}"#,
+        ]
+        for (url, body) in expected {
+            var buffer: [UInt8] = []
+            let summary = try resolver.resolve(url, appendingBodyTo: &buffer)
+            #expect(String(decoding: buffer, as: UTF8.self) == body)
+            #expect(buffer == (try resolver.resolve(url).jsonBytes))
+            #expect(summary.matched && summary.status == 200 && summary.firedRuleIDs.isEmpty)
+        }
     }
 }
