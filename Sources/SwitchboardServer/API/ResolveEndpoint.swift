@@ -11,8 +11,7 @@ struct ResolveEndpoint: Sendable {
     let context: ServerContext
 
     /// The answer the snapshot's resolve cache keeps for this exact request, if any.
-    func cachedAnswer(_ request: HTTPRequest) -> HTTPResponse? {
-        let snapshot = context.snapshot
+    func cachedAnswer(_ request: HTTPRequest, snapshot: Snapshot) -> HTTPResponse? {
         guard let key = snapshot.resolveCache.key(for: request), let cached = snapshot.resolveCache.answer(for: key) else {
             return nil
         }
@@ -24,7 +23,7 @@ struct ResolveEndpoint: Sendable {
     }
 
     func get(_ request: APIRequest) throws(APIError) -> HTTPResponse {
-        let snapshot = context.snapshot
+        let snapshot = request.snapshot
         let urls = request.query.filter { $0.name == "url" }
         guard urls.count == 1, let url = urls.first?.value, !url.isEmpty else {
             let message =
@@ -45,8 +44,10 @@ struct ResolveEndpoint: Sendable {
             let status = resolution.matched ? 200 : 404
             let body = resolution.jsonBytes
             // A rule that failed, or a regex that hit a PCRE2 limit, is counted on every
-            // request: not cached.
-            if let cacheKey, outcome.errors.isEmpty, outcome.limitHits.isEmpty, resolution.constraintLimitHits == 0 {
+            // request: not cached. A key is stored at its second miss.
+            if let cacheKey, outcome.errors.isEmpty, outcome.limitHits.isEmpty, resolution.constraintLimitHits == 0,
+                snapshot.resolveCache.admits(cacheKey)
+            {
                 let answer = ResolveCache.Answer(
                     status: status, body: body, routeID: resolution.match?.route.id, firedRuleIDs: resolution.ruleIDs)
                 snapshot.resolveCache.store(answer, for: cacheKey)
