@@ -6,6 +6,11 @@ import PackageDescription
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
 let rootIdentity = root.lastPathComponent.lowercased()
 
+/// `SWITCHBOARD_BENCH_BASELINE=1` builds the suite against an older checkout: the benchmarks of
+/// entry points that checkout lacks are left out (`#if !BASELINE`).
+let baselineSettings: [SwiftSetting] =
+    ProcessInfo.processInfo.environment["SWITCHBOARD_BENCH_BASELINE"] == nil ? [] : [.define("BASELINE")]
+
 /// The benchmark suite of Switchboard, kept apart from the main package so `swift test` and
 /// CI never build it. Run it with `scripts/bench.sh` (release build, pinned to one core).
 let package = Package(
@@ -25,7 +30,8 @@ let package = Package(
                 "CMallocCounter",
                 .product(name: "SwitchboardCore", package: rootIdentity),
                 .product(name: "RoutingKit", package: "routing-kit"),
-            ]
+            ],
+            swiftSettings: baselineSettings
         ),
     ]
 )

@@ -1,6 +1,6 @@
 // The Switchboard benchmark suite: run it through scripts/bench.sh (release, pinned).
 //
-// Usage: SwitchboardBenchmarks [--sets DIR] [--rounds N] [--only lookup|build|rewrite] [--set NAME]
+// Usage: SwitchboardBenchmarks [--sets DIR] [--rounds N] [--only lookup|build|rewrite|production] [--set NAME]
 import Foundation
 
 func option(_ name: String, default value: String) -> String {
@@ -15,7 +15,6 @@ let onlySet = option("--set", default: "")
 
 do {
     var rows: [Row] = []
-    let github = try RouteSet.load(name: "github-api", directory: setsDirectory)
     if only.isEmpty || only == "lookup" {
         let lookups = LookupSuite(rounds: rounds)
         let targets: [String: Double] = ["github-api": 60, "static": 40, "synth-100k": 900]
@@ -31,7 +30,14 @@ do {
         rows += try BuildSuite(rounds: max(3, rounds / 2)).run(RouteSet.synthetic(count: 100_000))
     }
     if only.isEmpty || only == "rewrite" {
-        rows += try RewriteSuite(rounds: rounds).run(routes: github)
+        rows += try RewriteSuite(rounds: rounds).run(routes: RouteSet.load(name: "github-api", directory: setsDirectory))
+    }
+    if only.isEmpty || only == "production" {
+        rows += try ProductionSuite(rounds: rounds).run()
+    }
+    if only == "production-once" {
+        // One pass over the traffic mix and nothing else: for profilers (callgrind, perf).
+        try ProductionSuite(rounds: 1).runOnce()
     }
     printTable(rows)
 } catch {

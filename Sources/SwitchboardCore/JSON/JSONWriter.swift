@@ -58,25 +58,63 @@ package struct JSONWriter: Sendable {
         }
     }
 
+    /// The number of bytes written so far.
+    package var count: Int { bytes.count }
+
+    /// Forgets what was written, keeping the buffer's capacity, so that one writer serves
+    /// request after request without allocating.
+    package mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// Drops what was written after the first `count` bytes.
+    package mutating func truncate(to count: Int) {
+        bytes.removeLast(bytes.count - count)
+    }
+
     /// Writes a JSON string literal, escaping quotes, backslashes and control characters.
     package mutating func writeString(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
         var text = text
-        text.withUTF8 { utf8 in
-            // Copy runs of bytes that need no escape in one append; escape the rest one by one.
-            var runStart = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
-                    continue
-                }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                appendEscaped(byte)
-                runStart = index + 1
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
-        }
+        text.withUTF8 { writeString(utf8: $0) }
+    }
+
+    /// Writes the UTF-8 bytes `utf8` as a JSON string literal, escaped like ``writeString(_:)``.
+    package mutating func writeString(utf8: UnsafeBufferPointer<UInt8>) {
         bytes.append(UInt8(ascii: "\""))
+        writeStringContent(utf8)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Opens a string literal whose content is written piece by piece with
+    /// ``writeStringContent(_:)``; ``closeString()`` ends it.
+    package mutating func openString() {
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends fixed text that needs no escape inside a string literal.
+    package mutating func writeSyntaxInString(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Ends a string literal opened with ``openString()``.
+    package mutating func closeString() {
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Writes `utf8` escaped, inside a string literal.
+    package mutating func writeStringContent(_ utf8: UnsafeBufferPointer<UInt8>) {
+        // Copy runs of bytes that need no escape in one append; escape the rest one by one.
+        var runStart = 0
+        for index in 0..<utf8.count {
+            let byte = utf8[index]
+            guard byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+                continue
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+            appendEscaped(byte)
+            runStart = index + 1
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
     }
 
     private mutating func appendEscaped(_ byte: UInt8) {

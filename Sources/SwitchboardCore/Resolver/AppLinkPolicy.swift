@@ -21,4 +21,41 @@ public struct AppLinkPolicy: Sendable, Hashable {
         }
         return schemes.contains(url.scheme)
     }
+
+    /// Whether the URL whose UTF-8 is `bytes`, with components `parts`, is an app link: the
+    /// same answer as ``isAppLink(_:)`` on its ``ParsedURL``, without making one.
+    func isAppLink(_ parts: URLParts, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let scanner = URLScanner(bytes: bytes)
+        guard parts.isHTTP else {
+            return !schemes.isEmpty && schemes.contains(scanner.makeString(parts.scheme, lowercasingASCII: true))
+        }
+        guard let host = parts.host, !domains.isEmpty else { return false }
+        let hostBytes = UnsafeBufferPointer(rebasing: bytes[host])
+        // A few domains are compared byte by byte (a host of 16 bytes or more would be a heap
+        // string); many go through the set.
+        guard domains.count <= 8 else {
+            return domains.contains(scanner.makeString(host, lowercasingASCII: true))
+        }
+        return domains.contains { Self.equalsLowercased($0, hostBytes) }
+    }
+
+    /// Whether `host`, lowercased as ``ParsedURL`` lowercases an `http`/`https` host (ASCII
+    /// letters, except the hex digits of `%HH` escapes), is `domain`.
+    private static func equalsLowercased(_ domain: String, _ host: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard domain.utf8.count == host.count else { return false }
+        var escapeDigits = 0
+        var index = 0
+        for expected in domain.utf8 {
+            var byte = host[index]
+            if escapeDigits > 0 {
+                escapeDigits -= 1
+            } else {
+                escapeDigits = byte == UInt8(ascii: "%") ? 2 : 0
+                if byte &- UInt8(ascii: "A") < 26 { byte |= 0x20 }
+            }
+            guard byte == expected else { return false }
+            index += 1
+        }
+        return true
+    }
 }

@@ -212,6 +212,40 @@ public struct RewriteEngine: Sendable {
         }
     }
 
+    /// Whether the full pass of ``rewrite(_:context:)`` on the URL whose UTF-8 is `subject`
+    /// would leave it as it is and record nothing: no rule's regex matches, fails or hits a
+    /// limit. Needs no ``ParsedURL`` (only a rule that matches uses the URL's parts), so a
+    /// caller can take the cheap road for the common case and the full pass for the rest.
+    func firesNoRule(on subject: UnsafeBufferPointer<UInt8>, context: RequestContext) -> Bool {
+        guard !compiled.isEmpty else { return true }
+        guard let prefilter else {
+            return compiled.indices.allSatisfy { !mayFire($0, subject: subject, context: context) }
+        }
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: prefilter.wordCount) { words in
+            prefilter.markCandidates(in: subject, into: words)
+            for wordIndex in 0..<words.count {
+                var word = words[wordIndex]
+                while word != 0 {
+                    let index = wordIndex << 6 + word.trailingZeroBitCount
+                    word &= word - 1
+                    if prefilter.confirms(rule: index, in: subject), mayFire(index, subject: subject, context: context) {
+                        return false
+                    }
+                }
+            }
+            return true
+        }
+    }
+
+    /// Whether rule `index` would do anything on `subject` but not match: its condition holds
+    /// and its regex matches, fails or hits a limit.
+    private func mayFire(_ index: Int, subject: UnsafeBufferPointer<UInt8>, context: RequestContext) -> Bool {
+        let rule = compiled[index]
+        if let condition = rule.condition, !condition.holds(context, ruleID: rule.id) { return false }
+        if case .noMatch = rule.regex.search(subject) { return false }
+        return true
+    }
+
     /// Runs rule `index` on `url`; returns the rewritten URL when it fires.
     private func apply(
         _ index: Int,

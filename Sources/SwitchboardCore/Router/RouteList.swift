@@ -144,6 +144,42 @@ public struct RouteList: RandomAccessCollection, Sendable {
         return string(Int(record.textStart + record.idCount), record.patternCount)
     }
 
+    /// Writes the id of the route at `index` as a JSON string, straight from the stored bytes.
+    func writeID(at index: Int, to writer: inout JSONWriter) {
+        let record = records[index]
+        writeText(Int(record.textStart), record.idCount, to: &writer)
+    }
+
+    /// Writes pattern number `number` of the route at `index` as a JSON string.
+    func writePattern(at index: Int, number: Int, to writer: inout JSONWriter) {
+        let record = records[index]
+        guard number == 0 else {
+            writer.writeString(extras[Int(record.extra)].patterns[number])
+            return
+        }
+        writeText(Int(record.textStart + record.idCount), record.patternCount, to: &writer)
+    }
+
+    /// The module of the route at `index`.
+    func module(at index: Int) -> String { modules[Int(records[index].module)] }
+
+    /// The target of the route at `index`.
+    func target(at index: Int) -> JSONValue { targets[Int(records[index].target)] }
+
+    /// The default params of the route at `index`.
+    func defaultParams(at index: Int) -> [(name: String, value: String)] { params[Int(records[index].params)] }
+
+    /// Whether the route at `index` has a `web` page (whose answer carries `webURL`, and
+    /// `openWeb` for an app below `minAppVersion`).
+    func hasWeb(at index: Int) -> Bool {
+        let extra = records[index].extra
+        return extra >= 0 && extras[Int(extra)].web != nil
+    }
+
+    private func writeText(_ start: Int, _ count: UInt32, to writer: inout JSONWriter) {
+        text.withUnsafeBufferPointer { writer.writeString(utf8: UnsafeBufferPointer(rebasing: $0[start..<start + Int(count)])) }
+    }
+
     private func string(_ start: Int, _ count: UInt32) -> String {
         text.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<start + Int(count)]), as: UTF8.self) }
     }

@@ -30,6 +30,16 @@ enum RouteSegments {
         return try outcome.get()
     }
 
+    /// Calls `body` with the decoded segments of `host` (when given) followed by `path`, both
+    /// UTF-8 bytes; errors as in the `String` form, with offsets relative to each part.
+    @inline(__always)
+    static func withSegments<Result>(
+        hostBytes host: UnsafeBufferPointer<UInt8>?, pathBytes path: UnsafeBufferPointer<UInt8>,
+        _ body: (UnsafeBufferPointer<PathSegment>) throws(URLParseError) -> Result
+    ) throws(URLParseError) -> Result {
+        try split(host: host, path: path, hostOffset: 0, pathOffset: 0, body)
+    }
+
     /// One pass over the bytes: segments and their `%` flags are found together. Buffers are
     /// sized by upper bounds (a non-empty segment takes at least one byte and one `/`), so
     /// for ordinary URLs both fit on the stack.

@@ -17,7 +17,7 @@ public struct Router: Sendable {
 
     let table: TrieTable
     let entries: [Entry]
-    private let captures: [RouterBuilder.Capture]
+    let captures: [RouterBuilder.Capture]
     /// Every registered route, in registration order.
     public let routes: RouteList
     private let routeIndexByID: RouteIDIndex

@@ -1,7 +1,8 @@
 /// The single forward pass over a URL's UTF-8 bytes behind ``ParsedURL/parse(_:)``.
 ///
 /// Each component is validated as it is scanned (RFC 3986 §3, with non-ASCII characters
-/// allowed wherever a `%HH` escape is, as in RFC 3987) and copied into its `String` once.
+/// allowed wherever a `%HH` escape is, as in RFC 3987); ``scan()`` finds where the components
+/// are, and ``parse(_:)`` copies each into its `String` once.
 /// Errors carry byte offsets; ``ParsedURL/parse(_:)`` turns them into character positions.
 struct URLScanner {
     /// The UTF-8 bytes of the URL; valid UTF-8, as they come from a `String`.
@@ -9,26 +10,42 @@ struct URLScanner {
 
     /// Parses the whole of ``bytes``, which are the UTF-8 of `text`.
     func parse(_ text: String) throws(URLSyntaxError) -> ParsedURL {
+        let parts = try scan()
+        return ParsedURL(
+            string: text,
+            scheme: makeString(parts.scheme, lowercasingASCII: true),
+            userinfo: parts.userinfo.map { makeString($0) },
+            host: parts.host.map { makeString($0, lowercasingASCII: parts.isHTTP) },
+            port: parts.port,
+            path: makeString(parts.path),
+            query: parts.query.map { makeString($0) },
+            fragment: parts.fragment.map { makeString($0) }
+        )
+    }
+
+    /// Checks the whole of ``bytes`` and finds its components, without copying any of them.
+    func scan() throws(URLSyntaxError) -> URLParts {
         let end = bytes.count
         guard end > 0 else {
             throw URLSyntaxError(message: "URL is empty", byteOffset: 0)
         }
         let schemeEnd = try scanScheme()
-        let scheme = makeString(0..<schemeEnd, lowercasingASCII: true)
-        let isHTTP = scheme == "http" || scheme == "https"
+        let isHTTP = Self.isHTTP(UnsafeBufferPointer(rebasing: bytes[0..<schemeEnd]))
         var index = schemeEnd + 1
 
         var authority = Authority(userinfo: nil, host: nil, hostStart: index, port: nil)
         if end - index >= 2, bytes[index] == UInt8(ascii: "/"), bytes[index + 1] == UInt8(ascii: "/") {
             index += 2
-            authority = try scanAuthority(&index, lowercasingHost: isHTTP)
+            authority = try scanAuthority(&index)
             if isHTTP, authority.host?.isEmpty ?? true {
+                let scheme = makeString(0..<schemeEnd, lowercasingASCII: true)
                 throw URLSyntaxError(
                     message: "an \(scheme) URL must have a non-empty host",
                     byteOffset: authority.hostStart
                 )
             }
         } else if isHTTP {
+            let scheme = makeString(0..<schemeEnd, lowercasingASCII: true)
             throw URLSyntaxError(
                 message: "an \(scheme) URL must have a host, as in \(scheme)://example.com/",
                 byteOffset: index
@@ -40,9 +57,9 @@ struct URLScanner {
         if index < end, bytes[index] != UInt8(ascii: "?"), bytes[index] != UInt8(ascii: "#") {
             throw disallowedCharacter(at: index, in: .path)
         }
-        let path = makeString(pathStart..<index)
+        let path = pathStart..<index
 
-        var query: String?
+        var query: Range<Int>?
         if index < end, bytes[index] == UInt8(ascii: "?") {
             index += 1
             let queryStart = index
@@ -50,10 +67,10 @@ struct URLScanner {
             if index < end, bytes[index] != UInt8(ascii: "#") {
                 throw disallowedCharacter(at: index, in: .query)
             }
-            query = makeString(queryStart..<index)
+            query = queryStart..<index
         }
 
-        var fragment: String?
+        var fragment: Range<Int>?
         if index < end {  // necessarily at '#'
             index += 1
             let fragmentStart = index
@@ -61,19 +78,21 @@ struct URLScanner {
             if index < end {
                 throw disallowedCharacter(at: index, in: .fragment)
             }
-            fragment = makeString(fragmentStart..<index)
+            fragment = fragmentStart..<index
         }
 
-        return ParsedURL(
-            string: text,
-            scheme: scheme,
-            userinfo: authority.userinfo,
-            host: authority.host,
-            port: authority.port,
-            path: path,
-            query: query,
-            fragment: fragment
-        )
+        return URLParts(
+            scheme: 0..<schemeEnd, isHTTP: isHTTP, userinfo: authority.userinfo, host: authority.host,
+            port: authority.port, path: path, query: query, fragment: fragment)
+    }
+
+    /// Whether `scheme` is `http` or `https`, in any case.
+    private static func isHTTP(_ scheme: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard scheme.count == 4 || scheme.count == 5,
+            scheme[0] | 0x20 == UInt8(ascii: "h"), scheme[1] | 0x20 == UInt8(ascii: "t"),
+            scheme[2] | 0x20 == UInt8(ascii: "t"), scheme[3] | 0x20 == UInt8(ascii: "p")
+        else { return false }
+        return scheme.count == 4 || scheme[4] | 0x20 == UInt8(ascii: "s")
     }
 
     // MARK: - Scheme
@@ -114,8 +133,8 @@ struct URLScanner {
 
     /// The parts of an authority, each `nil` when absent.
     private struct Authority {
-        var userinfo: String?
-        var host: String?
+        var userinfo: Range<Int>?
+        var host: Range<Int>?
         /// The byte offset where the host starts (or would start).
         var hostStart: Int
         var port: Int?
@@ -123,15 +142,15 @@ struct URLScanner {
 
     /// Scans `[ userinfo "@" ] host [ ":" port ]` from `index` (just after `//`) up to the
     /// next `/`, `?`, `#` or the end, leaving `index` there.
-    private func scanAuthority(_ index: inout Int, lowercasingHost: Bool) throws(URLSyntaxError) -> Authority {
+    private func scanAuthority(_ index: inout Int) throws(URLSyntaxError) -> Authority {
         let start = index
-        var userinfo: String?
+        var userinfo: Range<Int>?
         if index < bytes.count, bytes[index] != UInt8(ascii: "[") {
             // Userinfo characters are host characters plus ':', so one scan covers both
             // `userinfo@` and `host:port`; which one it was shows at the first stop.
             try scan(&index, allowing: .userinfo)
             if index < bytes.count, bytes[index] == UInt8(ascii: "@") {
-                userinfo = makeString(start..<index)
+                userinfo = start..<index
                 index += 1
             } else {
                 guard isAuthorityEnd(index) else {
@@ -143,8 +162,7 @@ struct URLScanner {
                 }
                 var portIndex = hostEnd
                 let port = try scanPort(&portIndex)
-                let host = makeString(start..<hostEnd, lowercasingASCII: lowercasingHost)
-                return Authority(userinfo: nil, host: host, hostStart: start, port: port)
+                return Authority(userinfo: nil, host: start..<hostEnd, hostStart: start, port: port)
             }
         }
 
@@ -156,8 +174,7 @@ struct URLScanner {
         }
         let hostEnd = index
         let port = try scanPort(&index)
-        let host = makeString(hostStart..<hostEnd, lowercasingASCII: lowercasingHost)
-        return Authority(userinfo: userinfo, host: host, hostStart: hostStart, port: port)
+        return Authority(userinfo: userinfo, host: hostStart..<hostEnd, hostStart: hostStart, port: port)
     }
 
     /// Whether `index` is where an authority ends: the end, `/`, `?` or `#`.
@@ -265,7 +282,7 @@ struct URLScanner {
 
     /// The bytes in `range` as a `String`, optionally with ASCII letters lowercased (hex digits
     /// of `%HH` escapes are kept as written).
-    private func makeString(_ range: Range<Int>, lowercasingASCII: Bool = false) -> String {
+    func makeString(_ range: Range<Int>, lowercasingASCII: Bool = false) -> String {
         let slice = UnsafeBufferPointer(rebasing: bytes[range])
         guard lowercasingASCII, slice.contains(where: { $0 &- UInt8(ascii: "A") < 26 }) else {
             return String(decoding: slice, as: UTF8.self)

@@ -92,6 +92,10 @@ struct ResolverVectorTests {
                 #expect(sameBytes, "\(vector.url): not the same bytes")
                 #expect(resolution.json.jsonText == expected, "\(vector.url)")
                 #expect(resolution.matched == expected.hasPrefix(#"{"matched":true"#), "\(vector.url)")
+                var writer = JSONWriter()
+                let summary = try resolver.resolve(vector.url, appendingJSONTo: &writer)
+                #expect(writer.bytes.elementsEqual(expected.utf8), "\(vector.url): the byte path differs")
+                #expect(summary.matched == resolution.matched, "\(vector.url)")
             } catch {
                 #expect(vector.error == error.code, "\(vector.url): unexpected \(error.code): \(error.message)")
                 #expect(!error.message.isEmpty)

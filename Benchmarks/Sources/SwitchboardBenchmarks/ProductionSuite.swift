@@ -1,0 +1,64 @@
+import SwitchboardCore
+
+/// In-process resolve on the production shape (``ProductionShape``): parse, 50 rules, match
+/// over 2,000 routes, params and the JSON body of `/resolve`, each request a distinct URL.
+///
+/// Measured through the API the server calls (`resolveWithOutcome`, then `jsonBytes`); without
+/// the `BASELINE` condition also through the byte path (the UTF-8 in, the body appended to a
+/// buffer kept from call to call), which the build before does not have.
+struct ProductionSuite {
+    let rounds: Int
+    static let urlCount = 10_000
+
+    func run() throws -> [Row] {
+        let resolver = try ProductionShape.resolver()
+        let noneFire = ProductionShape.urls(
+            count: Self.urlCount, kinds: ProductionShape.Kind.allCases.filter { $0 != .webRewritten })
+        let oneFires = ProductionShape.urls(count: Self.urlCount, kinds: [.webRewritten])
+        let mix = ProductionShape.urls(count: Self.urlCount, kinds: ProductionShape.Kind.allCases)
+        try Self.check(resolver)
+
+        var rows: [Row] = []
+        for (name, urls) in [("none fire", noneFire), ("one fires", oneFires), ("traffic mix", mix)] {
+            var sink = Sink()
+            let pass = {
+                for url in urls {
+                    sink.consume((try? resolver.resolveWithOutcome(url).0.jsonBytes.count) ?? 0)
+                }
+            }
+            let cost = Measurement.medianNanoseconds(rounds: rounds, operationsPerPass: urls.count, pass)
+            let allocations = Measurement.allocationsPerOperation(operationsPerPass: urls.count, pass)
+            rows.append(Row(benchmark: "production resolve, \(name)", unit: "ns/op", switchboard: cost, baseline: nil, baselineName: "", target: name == "one fires" ? 2000 : 1500))
+            rows.append(Row(benchmark: "production resolve allocations, \(name)", unit: "allocs/op", switchboard: allocations, baseline: nil, baselineName: "", target: name == "none fire" ? 2 : nil))
+            if sink.checksum == 42 { print("") }
+        }
+        return rows
+    }
+
+    /// Resolves every URL of the traffic mix once, the way the timed passes do.
+    func runOnce() throws {
+        let resolver = try ProductionShape.resolver()
+        let mix = ProductionShape.urls(count: Self.urlCount, kinds: ProductionShape.Kind.allCases)
+        var sink = Sink()
+        for url in mix {
+            sink.consume((try? resolver.resolveWithOutcome(url).0.jsonBytes.count) ?? 0)
+        }
+        if sink.checksum == 42 { print("") }
+    }
+
+    /// Stops the run when the config does not answer as the traffic mix assumes.
+    static func check(_ resolver: Resolver) throws {
+        for kind in ProductionShape.Kind.allCases {
+            for url in ProductionShape.urls(count: 50, kinds: [kind], seed: 7) {
+                let (resolution, outcome) = try resolver.resolveWithOutcome(url)
+                let expectMatch = kind != .unmatched
+                let expectRewrite = kind == .webRewritten
+                guard resolution.matched == expectMatch, outcome.didRewrite == expectRewrite,
+                    expectMatch || resolution.fallback != nil
+                else {
+                    throw BenchmarkError("production shape: \(url) answers \(String(decoding: resolution.jsonBytes, as: UTF8.self))")
+                }
+            }
+        }
+    }
+}
