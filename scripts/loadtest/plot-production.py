@@ -19,7 +19,7 @@ def main(source: str, target: str) -> None:
         series = sorted((r for r in rows if r["server"] == server and r["scenario"] == scenario),
                         key=lambda r: int(r["connections"]))
         connections = [int(r["connections"]) for r in series]
-        label = f"{scenario} URLs" + ("" if server == "switchboard" else f" ({server})")
+        label = f"{scenario} URLs, " + ("this build" if server == "switchboard" else f"{server} build")
         left.plot(connections, [float(r["rps_ratio"]) for r in series], "o-", label=label)
         right.plot(connections, [float(r["cpu_ratio"]) for r in series], "o-", label=label)
     for axis, title in ((left, "req/s ÷ nginx's"), (right, "server CPU per request ÷ nginx's")):
