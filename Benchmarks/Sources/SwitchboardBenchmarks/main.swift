@@ -1,6 +1,6 @@
 // The Switchboard benchmark suite: run it through scripts/bench.sh (release, pinned).
 //
-// Usage: SwitchboardBenchmarks [--sets DIR] [--rounds N] [--only lookup|build|rewrite|production] [--set NAME]
+// Usage: SwitchboardBenchmarks [--sets DIR] [--rounds N] [--only lookup|build|rewrite|production|production-once] [--set NAME]
 import Foundation
 
 func option(_ name: String, default value: String) -> String {
@@ -37,7 +37,7 @@ do {
     }
     if only == "production-once" {
         // One pass over the traffic mix and nothing else: for profilers (callgrind, perf).
-        try ProductionSuite(rounds: 1).runOnce()
+        try ProductionSuite(rounds: 1).runOnce(onlySet)
     }
     printTable(rows)
 } catch {

@@ -8,6 +8,19 @@ package struct JSONWriter: Sendable {
         bytes.reserveCapacity(capacity)
     }
 
+    /// A writer that appends to `buffer`, taking it over (`buffer` is left empty until
+    /// ``finish(into:)`` gives it back), so that its storage is written in place.
+    package init(appendingTo buffer: inout [UInt8]) {
+        bytes = buffer
+        buffer = []
+    }
+
+    /// Hands what was written, with the storage, to `buffer`.
+    package mutating func finish(into buffer: inout [UInt8]) {
+        buffer = bytes
+        bytes = []
+    }
+
     /// The output as a string.
     package var string: String { String(decoding: bytes, as: UTF8.self) }
 
@@ -74,8 +87,13 @@ package struct JSONWriter: Sendable {
 
     /// Writes a JSON string literal, escaping quotes, backslashes and control characters.
     package mutating func writeString(_ text: String) {
-        var text = text
-        text.withUTF8 { writeString(utf8: $0) }
+        // The contiguous view costs nothing for native and small strings; `withUTF8` would
+        // copy a small string out first.
+        let written: Void? = text.utf8.withContiguousStorageIfAvailable { writeString(utf8: $0) }
+        if written == nil {
+            var text = text
+            text.withUTF8 { writeString(utf8: $0) }
+        }
     }
 
     /// Writes the UTF-8 bytes `utf8` as a JSON string literal, escaped like ``writeString(_:)``.

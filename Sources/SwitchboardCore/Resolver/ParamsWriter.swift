@@ -21,28 +21,40 @@ struct ParamsWriter {
         self.segments = segments
     }
 
-    /// Writes every member, without the braces.
+    /// Writes every member, without the braces. Elements are read in place by index: a loop
+    /// over the arrays or `first(where:)` copies each element (retaining its strings).
     mutating func write(to writer: inout JSONWriter) {
-        for (index, item) in defaults.enumerated() where !defaults[..<index].contains(where: { $0.name == item.name }) {
-            memberName(to: &writer) { $0.writeString(item.name) }
-            writeValue(to: &writer, isName: { $0 == item.name }, isQueryName: { Self.equal(item.name, $0) })
+        for index in defaults.indices where !hasDefault(named: defaults[index].name, before: index) {
+            let name = defaults[index].name
+            memberName(to: &writer) { $0.writeString(name) }
+            writeValue(to: &writer, isName: { $0 == name }, isQueryName: { Self.equal(name, $0) })
         }
-        for (index, piece) in query.enumerated() {
-            let name = piece.name
-            guard !defaults.contains(where: { Self.equal($0.name, name) }),
+        for index in query.indices {
+            let name = query[index].name
+            guard !defaults.indices.contains(where: { Self.equal(defaults[$0].name, name) }),
                 !query[..<index].contains(where: { Self.equal($0.name, name) })
             else { continue }
             memberName(to: &writer) { $0.writeString(utf8: name) }
             writeValue(to: &writer, isName: { Self.equal($0, name) }, isQueryName: { Self.equal($0, name) })
         }
-        for capture in captures {
-            let name = capture.name
-            guard !defaults.contains(where: { $0.name == name }), !query.contains(where: { Self.equal(name, $0.name) }),
-                captures.first(where: { $0.name == name })?.segment == capture.segment
+        for index in captures.indices {
+            let name = captures[index].name
+            guard !hasDefault(named: name, before: defaults.count), !query.contains(where: { Self.equal(name, $0.name) }),
+                !captures[captures.startIndex..<index].indices.contains(where: { captures[$0].name == name })
             else { continue }
             memberName(to: &writer) { $0.writeString(name) }
-            writeCapture(capture, to: &writer)
+            writeCapture(at: index, to: &writer)
         }
+    }
+
+    /// Whether a default before position `end` has the name `name`.
+    private func hasDefault(named name: String, before end: Int) -> Bool {
+        var index = 0
+        while index < end {
+            if defaults[index].name == name { return true }
+            index += 1
+        }
+        return false
     }
 
     private mutating func memberName(to writer: inout JSONWriter, _ writeName: (inout JSONWriter) -> Void) {
@@ -57,8 +69,8 @@ struct ParamsWriter {
     private func writeValue(
         to writer: inout JSONWriter, isName: (String) -> Bool, isQueryName: (UnsafeBufferPointer<UInt8>) -> Bool
     ) {
-        if let capture = captures.last(where: { isName($0.name) }) {
-            writeCapture(capture, to: &writer)
+        if let capture = captures.indices.last(where: { isName(captures[$0].name) }) {
+            writeCapture(at: capture, to: &writer)
             return
         }
         let count = query.count { isQueryName($0.name) }
@@ -73,34 +85,41 @@ struct ParamsWriter {
                 writer.writeString(utf8: piece.value)
             }
             writer.writeSyntax("]")
-        } else if let item = defaults.last(where: { isName($0.name) }) {
-            writer.writeString(item.value)
+        } else if let item = defaults.indices.last(where: { isName(defaults[$0].name) }) {
+            writer.writeString(defaults[item].value)
         }
     }
 
     /// A segment, or for a catch-all the rest of the path joined with `/`.
-    private func writeCapture(_ capture: RouterBuilder.Capture, to writer: inout JSONWriter) {
-        guard capture.isCatchAll else {
-            writer.writeString(utf8: segments[capture.segment].bytes)
+    private func writeCapture(at index: Int, to writer: inout JSONWriter) {
+        let first = captures[index].segment
+        guard captures[index].isCatchAll else {
+            writer.writeString(utf8: segments[first].bytes)
             return
         }
         writer.openString()
-        for index in capture.segment..<segments.count {
-            if index > capture.segment { writer.writeSyntaxInString("/") }
-            writer.writeStringContent(segments[index].bytes)
+        for segment in first..<segments.count {
+            if segment > first { writer.writeSyntaxInString("/") }
+            writer.writeStringContent(segments[segment].bytes)
         }
         writer.closeString()
     }
 
     /// Whether `name` equals the decoded bytes `other` as `String`s compare.
     static func equal(_ name: String, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
-        if isASCII(other), name.utf8.allSatisfy({ $0 < 0x80 }) { return name.utf8.elementsEqual(other) }
-        return name == String(decoding: other, as: UTF8.self)
+        name.utf8.withContiguousStorageIfAvailable { equal($0, other) } ?? (name == String(decoding: other, as: UTF8.self))
     }
 
-    /// Whether two decoded names are equal as `String`s compare.
+    /// Whether two decoded names are equal as `String`s compare: the same bytes are, two
+    /// different ASCII texts are not, and anything else is left to `String` (canonical
+    /// equivalence).
     static func equal(_ name: UnsafeBufferPointer<UInt8>, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
-        if isASCII(name), isASCII(other) { return name.elementsEqual(other) }
+        if name.count == other.count {
+            var index = 0
+            while index < name.count, name[index] == other[index] { index += 1 }
+            if index == name.count { return true }
+        }
+        if isASCII(name), isASCII(other) { return false }
         return String(decoding: name, as: UTF8.self) == String(decoding: other, as: UTF8.self)
     }
 

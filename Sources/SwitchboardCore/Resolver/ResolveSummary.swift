@@ -1,23 +1,23 @@
-/// What ``Resolver/resolve(_:context:appendingJSONTo:)`` tells about an answer besides its
+/// What ``Resolver/resolve(_:context:appendingBodyTo:)`` tells about an answer besides its
 /// body: what the status, the metrics and the resolve cache need.
-package struct ResolveSummary: Sendable, Hashable {
+public struct ResolveSummary: Sendable, Hashable {
     /// Whether a route matched (`200`; otherwise `404`).
-    package var matched: Bool
+    public var matched: Bool
     /// The id of the route that matched.
-    package var routeID: String?
+    public var routeID: String?
     /// The ids of the rules that fired, in order.
-    package var firedRuleIDs: [String]
+    public var firedRuleIDs: [String]
     /// Rules that matched but could not apply (``RewriteOutcome/errors``).
-    package var ruleErrorCount: Int
+    public var ruleErrorCount: Int
     /// Rules whose regex hit a PCRE2 limit (``RewriteOutcome/limitHits``).
-    package var ruleLimitHitCount: Int
+    public var ruleLimitHitCount: Int
     /// Route constraint regexes a PCRE2 limit stopped (``Resolution/constraintLimitHits``).
-    package var constraintLimitHits: Int
+    public var constraintLimitHits: Int
 
     /// The HTTP status of the answer.
-    package var status: Int { matched ? 200 : 404 }
+    public var status: Int { matched ? 200 : 404 }
 
     /// Whether the answer is the same every time (no rule failed, no PCRE2 limit was hit): what
     /// a cache may keep.
-    package var isRepeatable: Bool { ruleErrorCount == 0 && ruleLimitHitCount == 0 && constraintLimitHits == 0 }
+    public var isRepeatable: Bool { ruleErrorCount == 0 && ruleLimitHitCount == 0 && constraintLimitHits == 0 }
 }

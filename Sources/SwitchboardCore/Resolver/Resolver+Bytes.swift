@@ -1,20 +1,44 @@
 extension Resolver {
+    /// Resolves `text` and appends the `/resolve` body to `buffer`: the same bytes as
+    /// ``resolveWithOutcome(_:context:)`` then ``Resolution/jsonBytes``, for less work. Keep
+    /// one buffer and empty it (`removeAll(keepingCapacity: true)`) between calls: the common
+    /// request then allocates nothing (see ``resolve(_:context:appendingJSONTo:)``).
+    ///
+    /// ```swift
+    /// var body: [UInt8] = []
+    /// for url in urls {
+    ///     body.removeAll(keepingCapacity: true)
+    ///     let summary = try resolver.resolve(url, appendingBodyTo: &body)
+    ///     // summary.status, summary.routeID; body holds the JSON
+    /// }
+    /// ```
+    /// - Returns: the status, route and rules of the answer, besides its body.
+    /// - Throws: ``ResolveError`` like ``resolveWithOutcome(_:context:)``; nothing is appended then.
+    public func resolve(
+        _ text: String, context: RequestContext = RequestContext(), appendingBodyTo buffer: inout [UInt8]
+    ) throws(ResolveError) -> ResolveSummary {
+        var writer = JSONWriter(appendingTo: &buffer)
+        defer { writer.finish(into: &buffer) }
+        return try resolve(text, context: context, appendingJSONTo: &writer)
+    }
+
     /// Resolves `text` and appends the `/resolve` body to `writer`: the same bytes as
     /// ``resolveWithOutcome(_:context:)`` then ``Resolution/jsonBytes``, for less work.
     ///
-    /// The common request (no rule fires, a route without a `web` page or no route, a handful
-    /// of params) is answered from ranges into the URL's bytes, written straight into the
-    /// buffer: nothing is allocated when `writer` has the capacity (keep one per thread and
-    /// ``JSONWriter/removeAll()`` it between requests). Any other request takes the full path.
+    /// The common request (no rule fires, or one `last` rule; a route without a `web` page or
+    /// no route; a handful of params) is answered from ranges into the URL's bytes, written
+    /// straight into the buffer: when no rule fires nothing is allocated, given a writer with
+    /// the capacity (keep one per thread and ``JSONWriter/removeAll()`` it between requests).
+    /// Any other request takes the full path.
     ///
     /// - Returns: what the metrics and the cache need besides the body.
     /// - Throws: ``ResolveError`` like ``resolveWithOutcome(_:context:)``; nothing is appended then.
     package func resolve(
         _ text: String, context: RequestContext = RequestContext(), appendingJSONTo writer: inout JSONWriter
     ) throws(ResolveError) -> ResolveSummary {
-        var text = text
+        var utf8 = text
         let start = writer.count
-        let summary = text.withUTF8 { answerCommonRequest($0, context: context, writer: &writer) }
+        let summary = utf8.withUTF8 { answerCommonRequest(text, $0, context: context, writer: &writer) }
         if let summary { return summary }
         writer.truncate(to: start)
         let (resolution, outcome) = try resolveWithOutcome(text, context: context)
@@ -25,14 +49,77 @@ extension Resolver {
             constraintLimitHits: resolution.constraintLimitHits)
     }
 
-    /// The answer to a common request, written to `writer`; `nil` (with whatever was written
-    /// left for the caller to drop) when the request needs the full path.
-    private func answerCommonRequest(
-        _ bytes: UnsafeBufferPointer<UInt8>, context: RequestContext, writer: inout JSONWriter
-    ) -> ResolveSummary? {
-        guard let parts = try? URLScanner(bytes: bytes).scan(), rewriter.firesNoRule(on: bytes, context: context) else {
-            return nil
+    /// The URL given and what the rewrite pass made of it, for the first members of the body.
+    private struct Input {
+        /// The UTF-8 of the URL as given.
+        let bytes: UnsafeBufferPointer<UInt8>
+        /// The URL as given, parsed; made only when a rule fires or a fallback is expanded.
+        var parsed: ParsedURL?
+        /// The rewritten URL and the rule that fired, when one did.
+        var rewrite: (url: UnsafeBufferPointer<UInt8>, ruleID: String)?
+
+        /// `{"matched":…,"url":…` and, after a rewrite, `"rewrittenURL"` and `"ruleIds"`.
+        func writeHead(matched: Bool, to writer: inout JSONWriter) {
+            writer.writeSyntax(matched ? #"{"matched":true,"url":"# : #"{"matched":false,"url":"#)
+            writer.writeString(utf8: bytes)
+            guard let rewrite else { return }
+            writer.writeSyntax(#","rewrittenURL":"#)
+            writer.writeString(utf8: rewrite.url)
+            writer.writeSyntax(#","ruleIds":["#)
+            writer.writeString(rewrite.ruleID)
+            writer.writeSyntax("]")
         }
+
+    }
+
+    /// The answer to a common request, written to `writer`; `nil` (with whatever was written
+    /// left for the caller to drop) when the request needs the full path. Common: no rule
+    /// fires, or the first rule that matches is `last` and gives a URL that parses; then a
+    /// route without a `web` page, or none.
+    private func answerCommonRequest(
+        _ text: String, _ bytes: UnsafeBufferPointer<UInt8>, context: RequestContext, writer: inout JSONWriter
+    ) -> ResolveSummary? {
+        guard let parts = try? URLScanner(bytes: bytes).scan() else { return nil }
+        let routed: Routed
+        var firedRuleIDs: [String] = []
+        switch rewriter.firstMatch(on: bytes, context: context) {
+        case .other:
+            return nil
+        case .none:
+            routed = answerRouted(bytes, parts, Input(bytes: bytes), writer: &writer)
+        case .match(let rule, let match):
+            let (ruleID, last) = rewriter.idAndLast(ofRule: rule)
+            guard last, let input = try? URLScanner(bytes: bytes).parse(text) else { return nil }
+            var rewritten = rewriter.expandTarget(ofRule: rule, url: input, subject: bytes, match: match)
+            routed = rewritten.withUTF8 { rewrittenBytes in
+                guard let rewrittenParts = try? URLScanner(bytes: rewrittenBytes).scan() else { return .fullPathNeeded }
+                let input = Input(bytes: bytes, parsed: input, rewrite: (rewrittenBytes, ruleID))
+                return answerRouted(rewrittenBytes, rewrittenParts, input, writer: &writer)
+            }
+            firedRuleIDs = [ruleID]
+        }
+        guard routed.code != Routed.fullPathNeeded.code else { return nil }
+        return ResolveSummary(
+            matched: routed.code >= 0, routeID: routed.code >= 0 ? router.routes.id(at: Int(routed.code)) : nil,
+            firedRuleIDs: firedRuleIDs, ruleErrorCount: 0, ruleLimitHitCount: 0, constraintLimitHits: 0)
+    }
+
+    /// How routing went, as a plain integer, so that nothing reference-counted is copied out
+    /// of the closures it passes through: the index of the route that matched, or one of the
+    /// two outcomes below.
+    private struct Routed {
+        let code: Int32
+        /// The answer says nothing matched.
+        static let unmatched = Routed(code: -1)
+        /// Nothing usable was written: the request takes the full path.
+        static let fullPathNeeded = Routed(code: -2)
+    }
+
+    /// Routes the URL whose UTF-8 is `bytes` (the input, or what a rule made of it) and writes
+    /// the answer.
+    private func answerRouted(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ parts: URLParts, _ input: Input, writer: inout JSONWriter
+    ) -> Routed {
         let isAppLink = policy.isAppLink(parts, in: bytes)
         let request: TrieTable.Request
         if router.table.strings.isEmpty {
@@ -47,63 +134,70 @@ extension Resolver {
         }
         let host = parts.isHTTP ? nil : parts.host.map { UnsafeBufferPointer(rebasing: bytes[$0]) }
         let path = UnsafeBufferPointer(rebasing: bytes[parts.path])
+        // The closure reads these locals, not `self`: through `self` each access copied the
+        // router's route list (six arrays retained and released).
+        let table = router.table
+        let entries = router.entries
+        let captures = router.captures
+        let routes = router.routes
+        let fallback = self.fallback
         let found = try? RouteSegments.withSegments(hostBytes: host, pathBytes: path) {
-            (segments) throws(URLParseError) -> ResolveSummary? in
-            let (entry, limitHits) = router.table.lookupCountingLimits(segments, request)
-            guard limitHits == 0 else { return nil }
-            guard entry >= 0 else { return answerUnmatched(bytes, writer: &writer) }
-            return answerMatched(router.entries[Int(entry)], segments, bytes, parts, writer: &writer)
+            (segments) throws(URLParseError) -> Routed in
+            let (entry, limitHits) = table.lookupCountingLimits(segments, request)
+            guard limitHits == 0 else { return .fullPathNeeded }
+            guard entry >= 0 else { return Self.answerUnmatched(input, fallback: fallback, writer: &writer) }
+            let found = entries[Int(entry)]
+            return Self.answerMatched(
+                found, captures[Int(found.captureStart)..<Int(found.captureStart + found.captureCount)], routes, segments,
+                bytes, parts, input, writer: &writer)
         }
-        return found ?? nil
+        return found ?? .fullPathNeeded
     }
 
-    /// `{"matched":false,"url":…,"fallback":…}`.
-    private func answerUnmatched(_ bytes: UnsafeBufferPointer<UInt8>, writer: inout JSONWriter) -> ResolveSummary? {
-        writer.writeSyntax(#"{"matched":false,"url":"#)
-        writer.writeString(utf8: bytes)
+    /// `{"matched":false,"url":…,"fallback":…}`, the fallback expanded for the URL as given.
+    private static func answerUnmatched(_ input: Input, fallback: RewriteTemplate?, writer: inout JSONWriter) -> Routed {
+        input.writeHead(matched: false, to: &writer)
         if let fallback {
-            guard let input = try? URLScanner(bytes: bytes).parse(String(decoding: bytes, as: UTF8.self)) else { return nil }
+            let text = String(decoding: input.bytes, as: UTF8.self)
+            guard let url = input.parsed ?? (try? URLScanner(bytes: input.bytes).parse(text)) else {
+                return .fullPathNeeded
+            }
             writer.writeSyntax(#","fallback":"#)
-            writer.writeString(fallback.expand(url: input, subject: bytes, match: nil))
+            writer.writeString(fallback.expand(url: url, subject: input.bytes, match: nil))
         }
         writer.writeSyntax("}")
-        return ResolveSummary(
-            matched: false, routeID: nil, firedRuleIDs: [], ruleErrorCount: 0, ruleLimitHitCount: 0, constraintLimitHits: 0)
+        return .unmatched
     }
 
     /// The answer for the route of `entry`; `nil` for a route with a `web` page, too many
     /// params, or a query that does not decode.
-    private func answerMatched(
-        _ entry: Router.Entry, _ segments: UnsafeBufferPointer<PathSegment>, _ bytes: UnsafeBufferPointer<UInt8>,
-        _ parts: URLParts, writer: inout JSONWriter
-    ) -> ResolveSummary? {
-        let routes = router.routes
+    private static func answerMatched(
+        _ entry: Router.Entry, _ captures: ArraySlice<RouterBuilder.Capture>, _ routes: RouteList,
+        _ segments: UnsafeBufferPointer<PathSegment>, _ bytes: UnsafeBufferPointer<UInt8>, _ parts: URLParts,
+        _ input: Input, writer: inout JSONWriter
+    ) -> Routed {
         let route = Int(entry.route)
-        guard !routes.hasWeb(at: route) else { return nil }
+        guard !routes.hasWeb(at: route) else { return .fullPathNeeded }
         let query = parts.query.map { UnsafeBufferPointer(rebasing: bytes[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
-        let captures = router.captures[Int(entry.captureStart)..<Int(entry.captureStart + entry.captureCount)]
         let defaults = routes.defaultParams(at: route)
-        return QueryPieces.withDecoded(query) { items -> ResolveSummary? in
+        input.writeHead(matched: true, to: &writer)
+        writer.writeSyntax(#","routeId":"#)
+        routes.writeID(at: route, to: &writer)
+        writer.writeSyntax(#","module":"#)
+        writer.writeString(routes.module(at: route))
+        writer.writeSyntax(#","pattern":"#)
+        routes.writePattern(at: route, number: Int(entry.pattern), to: &writer)
+        writer.writeSyntax(#","target":"#)
+        writer.write(routes.target(at: route))
+        writer.writeSyntax(#","params":{"#)
+        return QueryPieces.withDecoded(query) { items -> Routed in
             guard let items, defaults.count + items.count + captures.count <= ParamsMerger.linearScanLimit else {
-                return nil
+                return .fullPathNeeded
             }
-            writer.writeSyntax(#"{"matched":true,"url":"#)
-            writer.writeString(utf8: bytes)
-            writer.writeSyntax(#","routeId":"#)
-            routes.writeID(at: route, to: &writer)
-            writer.writeSyntax(#","module":"#)
-            writer.writeString(routes.module(at: route))
-            writer.writeSyntax(#","pattern":"#)
-            routes.writePattern(at: route, number: Int(entry.pattern), to: &writer)
-            writer.writeSyntax(#","target":"#)
-            writer.write(routes.target(at: route))
-            writer.writeSyntax(#","params":{"#)
             var params = ParamsWriter(defaults: defaults, query: items, captures: captures, segments: segments)
             params.write(to: &writer)
             writer.writeSyntax("}}")
-            return ResolveSummary(
-                matched: true, routeID: routes.id(at: route), firedRuleIDs: [], ruleErrorCount: 0, ruleLimitHitCount: 0,
-                constraintLimitHits: 0)
+            return Routed(code: entry.route)
         }
     }
 }

@@ -212,14 +212,28 @@ public struct RewriteEngine: Sendable {
         }
     }
 
-    /// Whether the full pass of ``rewrite(_:context:)`` on the URL whose UTF-8 is `subject`
-    /// would leave it as it is and record nothing: no rule's regex matches, fails or hits a
-    /// limit. Needs no ``ParsedURL`` (only a rule that matches uses the URL's parts), so a
-    /// caller can take the cheap road for the common case and the full pass for the rest.
-    func firesNoRule(on subject: UnsafeBufferPointer<UInt8>, context: RequestContext) -> Bool {
-        guard !compiled.isEmpty else { return true }
+    /// How the full pass of ``rewrite(_:context:)`` starts on the URL whose UTF-8 is
+    /// `subject`, found without a ``ParsedURL`` (only a rule that matches needs the URL's
+    /// parts), so that a caller can take a cheaper road for the common cases.
+    enum FirstMatch {
+        /// No rule's regex matches, fails or hits a limit: the pass leaves the URL as it is
+        /// and records nothing.
+        case none
+        /// The first rule whose regex matches, before any regex failed or hit a limit.
+        case match(rule: Int, RegexMatch)
+        /// A regex failed or hit a limit first: only the full pass records that.
+        case other
+    }
+
+    /// The first rule, in the order of the pass, whose regex does anything on `subject` but
+    /// not match (see ``FirstMatch``).
+    func firstMatch(on subject: UnsafeBufferPointer<UInt8>, context: RequestContext) -> FirstMatch {
+        guard !compiled.isEmpty else { return .none }
         guard let prefilter else {
-            return compiled.indices.allSatisfy { !mayFire($0, subject: subject, context: context) }
+            for index in compiled.indices {
+                if let found = tryRule(index, subject: subject, context: context) { return found }
+            }
+            return .none
         }
         return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: prefilter.wordCount) { words in
             prefilter.markCandidates(in: subject, into: words)
@@ -228,22 +242,38 @@ public struct RewriteEngine: Sendable {
                 while word != 0 {
                     let index = wordIndex << 6 + word.trailingZeroBitCount
                     word &= word - 1
-                    if prefilter.confirms(rule: index, in: subject), mayFire(index, subject: subject, context: context) {
-                        return false
+                    if prefilter.confirms(rule: index, in: subject),
+                        let found = tryRule(index, subject: subject, context: context)
+                    {
+                        return found
                     }
                 }
             }
-            return true
+            return .none
         }
     }
 
-    /// Whether rule `index` would do anything on `subject` but not match: its condition holds
-    /// and its regex matches, fails or hits a limit.
-    private func mayFire(_ index: Int, subject: UnsafeBufferPointer<UInt8>, context: RequestContext) -> Bool {
+    /// What rule `index` does on `subject`; `nil` when its condition does not hold or its
+    /// regex does not match.
+    private func tryRule(_ index: Int, subject: UnsafeBufferPointer<UInt8>, context: RequestContext) -> FirstMatch? {
         let rule = compiled[index]
-        if let condition = rule.condition, !condition.holds(context, ruleID: rule.id) { return false }
-        if case .noMatch = rule.regex.search(subject) { return false }
-        return true
+        if let condition = rule.condition, !condition.holds(context, ruleID: rule.id) { return nil }
+        switch rule.regex.search(subject) {
+        case .noMatch: return nil
+        case .match(let match): return .match(rule: index, match)
+        case .limitExceeded, .failed: return .other
+        }
+    }
+
+    /// The id of rule `index`, and whether rewriting stops after it.
+    func idAndLast(ofRule index: Int) -> (id: String, last: Bool) {
+        (compiled[index].id, compiled[index].last)
+    }
+
+    /// The target of rule `index` expanded for `match` on `url` (whose UTF-8 is `subject`):
+    /// the text the full pass parses as the rewritten URL.
+    func expandTarget(ofRule index: Int, url: ParsedURL, subject: UnsafeBufferPointer<UInt8>, match: RegexMatch) -> String {
+        compiled[index].template.expand(url: url, subject: subject, match: match)
     }
 
     /// Runs rule `index` on `url`; returns the rewritten URL when it fires.
