@@ -34,7 +34,7 @@ loadtest_need_tools
 
 swift build -c release --product switchboard >/dev/null
 work=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; loadtest_stop_nginx "$work"; rm -rf "$work"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; loadtest_stop_nginx "$work"; wait 2>/dev/null; rm -rf "$work"' EXIT
 
 cp -r config "$work/config"
 sed -i "s#^data_dir:.*#data_dir: $work/data#" "$work/config/switchboard.yaml"
