@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the production-sized scenario of issue 16: a config directory and a list of deep links.
+"""Writes a production-sized scenario: a config directory and a list of deep links.
 
     generate-production.py CONFIG_DIR URLS_FILE [COUNT]
 
@@ -10,7 +10,7 @@ and 50 rewrite rules, in this order: 48 host migrations that never fire (their h
 link), one web→app rule (https://www.shop.example.com/… → shop://…), one campaign rule.
 
 URLS_FILE gets COUNT links (default 50,000), percent-encoded for `/resolve?url=`, one a line,
-in the mix of issue 16 (whose shares add up to 102 %: the item links get 53 % here):
+in the mix of real deep-link traffic (item links 53 %, so that the shares add up to 100 %):
   53 %  shop://mK/itemJ/ID?utm_source=push&cid=UNIQUE        (:id<int>)
   15 %  rewritten: 12 % https://www.shop.example.com/mK/… (web→app rule), 3 % campaign links
   10 %  https://shop.example.com/mK/userJ/red%20shoes%20…    (web app links with %20, :name)

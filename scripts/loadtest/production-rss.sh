@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Memory under the distinct-URL production scenario (issue 16): the server's RSS after the first
+# Memory under the distinct-URL production scenario: the server's RSS after the first
 # million requests and after TOTAL (default 10 million), every request a link never asked before;
 # growth must stay within 10 % (the resolve cache and the metrics are bounded).
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The production scenario of issue 16 beside nginx: the config and links of
+# A production-sized scenario beside nginx: the config and links of
 # generate-production.py (2,000 routes, 50 rules), served by a release `switchboard serve`
 # (and, with BASE_BIN, a second build beside it), against nginx-light's `return 200` with a
 # body of the same mean size; wrk (keep-alive) in interleaved rounds at each connection count,

@@ -52,7 +52,7 @@ extension IntegrationTests {
                 bodies.append(answer.body)
             }
             #expect(server.application.context.snapshot.resolveCache.count == 0)
-            // Asked again: each is stored now, and answered the same.
+            // Asked a second time: each answer is stored, and the same.
             for click in 0..<200 {
                 #expect(try client.resolve("shopapp://product/42?cid=\(click)").body == bodies[click])
             }
