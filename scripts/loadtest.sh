@@ -29,17 +29,12 @@ SB_NOCACHE_PORT=${SB_NOCACHE_PORT:-18482}
 SERVERS=${SERVERS:-"switchboard switchboard-nocache nginx"}
 
 scripts/install-deps.sh
-need=()
-command -v wrk >/dev/null || need+=(wrk)
-command -v nginx >/dev/null || need+=(nginx-light)
-if [ ${#need[@]} -gt 0 ]; then
-  sudo_cmd=""; [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
-  $sudo_cmd apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${need[@]}" >/dev/null
-fi
+source scripts/loadtest/lib.sh
+loadtest_need_tools
 
 swift build -c release --product switchboard >/dev/null
 work=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; loadtest_stop_nginx "$work"; wait 2>/dev/null; rm -rf "$work"' EXIT
 
 cp -r config "$work/config"
 sed -i "s#^data_dir:.*#data_dir: $work/data#" "$work/config/switchboard.yaml"
@@ -63,36 +58,17 @@ while read -r url; do
   total=$((total + size)); count=$((count + 1))
 done < scripts/loadtest/urls.txt
 body_size=$((total / count))
-body=$(printf '{"matched":true,"pad":"%*s"}' $((body_size - 26)) "" | tr ' ' x)
+loadtest_start_nginx "$work" "$NGINX_PORT" "$workers" "$body_size" "${server_cpu[@]}"
 
-cat > "$work/nginx.conf" <<NGINX
-worker_processes $workers;
-pid $work/nginx.pid;
-error_log $work/nginx-error.log;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  keepalive_requests 1000000;
-  server {
-    listen 127.0.0.1:$NGINX_PORT;
-    location /resolve { default_type application/json; return 200 '$body'; }
-  }
-}
-NGINX
-"${server_cpu[@]}" nginx -c "$work/nginx.conf" -p "$work"
-sleep 0.3
-
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-nginx_ticks() { local sum=0; for p in $(pgrep -f "nginx: worker process" ); do sum=$((sum + $(cpu_ticks "$p"))); done; echo $sum; }
 hz=$(getconf CLK_TCK)
 
 run() { # name port conns -> "req/s p50 p99 cpu_us_per_req"
   local name=$1 port=$2 conns=$3 before after out
   ticks() {
     case $name in
-      switchboard) cpu_ticks $sb_pid ;;
-      switchboard-nocache) cpu_ticks $sb_nocache_pid ;;
-      *) nginx_ticks ;;
+      switchboard) loadtest_ticks $sb_pid ;;
+      switchboard-nocache) loadtest_ticks $sb_nocache_pid ;;
+      *) loadtest_nginx_ticks "$work" ;;
     esac
   }
   before=$(ticks)
@@ -109,7 +85,6 @@ run() { # name port conns -> "req/s p50 p99 cpu_us_per_req"
   echo "$rps $p50 $p99 $cpu ${errors:-}"
 }
 
-to_ms() { awk -v v="$1" 'BEGIN { if (v ~ /us$/) printf "%.3f", v / 1000; else if (v ~ /ms$/) printf "%.3f", v + 0; else printf "%.3f", v * 1000 }'; }
 
 echo "body size $body_size bytes; $workers worker(s) per server, wrk -t$wrk_threads$([ "$PIN" = 1 ] && echo ', pinned (wrk CPU 0, servers CPU 1)'), keep-alive, $DURATION per run, $ROUNDS interleaved rounds"
 printf '%-6s %-5s %-20s %10s %9s %9s %10s   %s\n' conns round server "req/s" "p50 ms" "p99 ms" "cpu us/req" notes
@@ -122,8 +97,8 @@ for conns in $CONNECTIONS; do
         *) port=$NGINX_PORT ;;
       esac
       read -r rps p50 p99 cpu notes <<<"$(run $name $port "$conns")"
-      printf '%-6s %-5s %-20s %10s %9s %9s %10s   %s\n' "$conns" "$round" "$name" "$rps" "$(to_ms "$p50")" "$(to_ms "$p99")" "$cpu" "${notes:-}"
-      echo "$conns $name $rps $(to_ms "$p50") $(to_ms "$p99") $cpu" >> "$work/results"
+      printf '%-6s %-5s %-20s %10s %9s %9s %10s   %s\n' "$conns" "$round" "$name" "$rps" "$(loadtest_to_ms "$p50")" "$(loadtest_to_ms "$p99")" "$cpu" "${notes:-}"
+      echo "$conns $name $rps $(loadtest_to_ms "$p50") $(loadtest_to_ms "$p99") $cpu" >> "$work/results"
     done
   done
 done

@@ -169,6 +169,16 @@ struct HTTPServerEdgeTests {
         #expect(try response.errorBody().code == "bad_request")
     }
 
+    @Test("a space or DEL inside the request target is a 400 of ours", arguments: [UInt8(ascii: " "), 0x7F])
+    func forbiddenByteInTarget(byte: UInt8) throws {
+        let echo = try EchoServer()
+        let client = try echo.client(timeout: .seconds(3))
+        try client.send(Array("GET /resolve?url=a".utf8) + [byte] + Array("b HTTP/1.1\r\nHost: t\r\n\r\n".utf8))
+        let response = try client.readResponse()
+        #expect(response.status == 400)
+        #expect(try response.errorBody().code == "bad_request")
+    }
+
     @Test("two different Content-Length values are a 400")
     func conflictingContentLengths() throws {
         let echo = try EchoServer()

@@ -43,6 +43,17 @@ struct HTTPServerTests {
         #expect(echoed.body == "")
     }
 
+    @Test("every request of a keep-alive connection knows the peer's address")
+    func remoteAddressOnEveryRequest() throws {
+        let echo = try EchoServer()
+        let client = try echo.client()
+        for index in 0..<5 {
+            let echoed = try client.request("GET", "/r\(index)").echoed()
+            #expect(echoed.path == "/r\(index)")
+            #expect(echoed.remoteAddress == "127.0.0.1")
+        }
+    }
+
     @Test("no query is nil, an empty query is an empty string")
     func emptyAndMissingQuery() throws {
         let echo = try EchoServer()

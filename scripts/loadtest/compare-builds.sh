@@ -37,18 +37,13 @@ else
   server_cpu=(); wrk_cpu=(); workers=2; wrk_threads=2
 fi
 
-need=()
-command -v wrk >/dev/null || need+=(wrk)
-command -v nginx >/dev/null || need+=(nginx-light)
-if [ ${#need[@]} -gt 0 ]; then
-  sudo_cmd=""; [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
-  $sudo_cmd apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${need[@]}" >/dev/null
-fi
+source scripts/loadtest/lib.sh
+loadtest_need_tools
 
 work=$(mktemp -d)
 cleanup() {
   local pids; pids=$(jobs -p)
-  [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null
+  loadtest_stop_nginx "$work"
   [ -n "$pids" ] && { kill $pids 2>/dev/null; wait $pids 2>/dev/null; }
   rm -rf "$work"
 }
@@ -94,35 +89,12 @@ while read -r url; do
   [ "$a" = "$b" ] || echo "note: the builds answer differently for $url: base [$a] new [$b]" >&2
 done < scripts/loadtest/urls.txt
 body_size=$(mean_size "${port[base]}")
-body=$(printf '{"matched":true,"pad":"%*s"}' $((body_size - 26)) "" | tr ' ' x)
-cat > "$work/nginx.conf" <<NGINX
-worker_processes $workers;
-pid $work/nginx.pid;
-error_log $work/nginx-error.log;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  keepalive_requests 1000000;
-  server {
-    listen 127.0.0.1:${port[nginx]};
-    location /resolve { default_type application/json; return 200 '$body'; }
-  }
-}
-NGINX
-"${server_cpu[@]}" nginx -c "$work/nginx.conf" -p "$work"
-for _ in $(seq 50); do [ -s "$work/nginx.pid" ] && break; sleep 0.1; done
+loadtest_start_nginx "$work" "${port[nginx]}" "$workers" "$body_size" "${server_cpu[@]}"
 
 hz=$(getconf CLK_TCK)
-ticks() { # name -> user+system ticks of that server (nginx: its workers, found by parent pid)
-  local p sum=0
-  if [ "$1" = nginx ]; then
-    for p in $(pgrep -P "$(cat "$work/nginx.pid")"); do sum=$((sum + $(awk '{print $14 + $15}' "/proc/$p/stat"))); done
-    echo $sum
-  else
-    awk '{print $14 + $15}' "/proc/${pid[$1]}/stat"
-  fi
+ticks() { # name -> user+system ticks of that server (nginx: its workers)
+  if [ "$1" = nginx ]; then loadtest_nginx_ticks "$work"; else loadtest_ticks "${pid[$1]}"; fi
 }
-to_ms() { awk -v v="$1" 'BEGIN { if (v ~ /us$/) printf "%.3f", v / 1000; else if (v ~ /ms$/) printf "%.3f", v + 0; else printf "%.3f", v * 1000 }'; }
 busy_ticks() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat; }
 child_ticks() { # ticks of the waited-for children of this shell (wrk); `times` must run in this shell, not a pipe
   times >"$work/times.$BASHPID"
@@ -143,7 +115,7 @@ run() { # name conns -> "req/s p50_ms p99_ms cpu_us_per_req non2xx_per_mille oth
   requests=$(awk '/requests in/ {print $1}' <<<"$out")
   non2xx=$(awk '/Non-2xx/ {print $NF}' <<<"$out"); non2xx=${non2xx:-0}
   errors=$(awk '/Socket errors/ {print}' <<<"$out" | tr -s ' ' | tr ' ' '_')
-  awk -v r="$rps" -v a="$(to_ms "$p50")" -v b="$(to_ms "$p99")" -v t=$((after - before)) -v hz="$hz" -v n="$requests" -v x="$non2xx" \
+  awk -v r="$rps" -v a="$(loadtest_to_ms "$p50")" -v b="$(loadtest_to_ms "$p99")" -v t=$((after - before)) -v hz="$hz" -v n="$requests" -v x="$non2xx" \
     -v o=$((sys1 - sys0 - (after - before) - (wrk1 - wrk0))) -v cap="$(awk -v ns="$secs" -v hz="$hz" -v c="$(nproc)" 'BEGIN { print ns / 1e9 * hz * c }')" -v e="${errors:--}" \
     'BEGIN { o = o < 0 ? 0 : o; printf "%s %s %s %.2f %.0f %.0f %s\n", r, a, b, t / hz / n * 1e6, x / n * 1000, o / cap * 100, e }'
 }

@@ -101,7 +101,7 @@ final class HTTPRequestAssembler {
                         "the request target is \(targetLength) bytes long; the limit is \(limits.maxURLLength) bytes")
             }
             // libmicrohttpd (not strict) lets spaces into the target: "GET /a b HTTP/1.1".
-            if text.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) {
+            if Self.containsSpaceOrControl(text) {
                 return HTTPRefusal(
                     status: 400, code: "bad_request",
                     message: "the request target contains a space or a control character; percent-encode it")
@@ -122,6 +122,14 @@ final class HTTPRequestAssembler {
         }
         phase = .receivingBody
         return nil
+    }
+
+    /// Whether `text` has a byte a request target must not have: a space, a control or DEL.
+    /// Scanned over the contiguous UTF-8 storage, a tight loop, when the string has one.
+    static func containsSpaceOrControl(_ text: String) -> Bool {
+        func forbidden(_ byte: UInt8) -> Bool { byte <= 0x20 || byte == 0x7F }
+        return text.utf8.withContiguousStorageIfAvailable { bytes in bytes.contains(where: forbidden) }
+            ?? text.utf8.contains(where: forbidden)
     }
 
     /// Decides what to do with `count` more body bytes.

@@ -423,7 +423,10 @@ final class MicroHTTPDaemonContext: Sendable {
         // the watchdog has answered already.
         guard assembler.connection?.disarm() ?? true else { return .NO }
         let methodName = method.map { String(cString: $0) } ?? ""
-        switch assembler.finish(method: methodName, remoteAddress: remoteAddress(of: connection)) {
+        // The address the registry recorded when the connection opened: formatting it again
+        // (inet_ntop, which formats with sprintf) would cost every request.
+        let peer = if let registered = assembler.connection { registered.client } else { remoteAddress(of: connection) }
+        switch assembler.finish(method: methodName, remoteAddress: peer) {
         case .failure(let refusal):
             return queue(Self.respond(to: refusal, with: refusalResponder), on: connection, closeConnection: true)
         case .success(let request):

@@ -3,7 +3,8 @@ import SwitchboardCore
 import SwitchboardHTTP
 
 /// A request as endpoints see it: the HTTP request, its query already parsed (a malformed
-/// query never reaches an endpoint), the `{id}` of the path, and who is asking.
+/// query never reaches an endpoint), the `{id}` of the path, who is asking, and the snapshot
+/// it is answered against.
 struct APIRequest: Sendable {
     /// The request as received.
     let http: HTTPRequest
@@ -13,6 +14,8 @@ struct APIRequest: Sendable {
     let pathID: String?
     /// The name of the admin token presented, for admin endpoints.
     let actor: String?
+    /// The snapshot this request is answered against, read once when it arrived.
+    let snapshot: Snapshot
 
     /// The last value of the query parameter `name`, if any.
     func queryValue(_ name: String) -> String? {

@@ -17,15 +17,16 @@ struct Endpoint: Sendable {
     /// The error code of a malformed query string (`invalid_url` where the only parameter
     /// that matters is the URL).
     let malformedQueryCode: String
-    /// A finished answer for this exact request, when one is at hand (the resolve cache): it is
-    /// sent without parsing anything. It must only answer requests it answered before, in full.
-    let cachedAnswer: (@Sendable (HTTPRequest) -> HTTPResponse?)?
+    /// A finished answer for this exact request against this snapshot, when one is at hand (the
+    /// resolve cache): it is sent without parsing anything. It must only answer requests it
+    /// answered before, in full.
+    let cachedAnswer: (@Sendable (HTTPRequest, Snapshot) -> HTTPResponse?)?
     /// Answers the request; a thrown ``APIError`` is rendered by the table.
     let handle: @Sendable (APIRequest) throws(APIError) -> HTTPResponse
 
     init(
         _ name: String, access: Access = .open, malformedQueryCode: String = "invalid_query",
-        cachedAnswer: (@Sendable (HTTPRequest) -> HTTPResponse?)? = nil,
+        cachedAnswer: (@Sendable (HTTPRequest, Snapshot) -> HTTPResponse?)? = nil,
         handle: @escaping @Sendable (APIRequest) throws(APIError) -> HTTPResponse
     ) {
         self.name = name

@@ -30,16 +30,16 @@ struct EndpointTable: Sendable {
         endpoints[path, default: [:]][method] = endpoint
     }
 
-    /// The endpoint's label and the response for `request`.
-    func respond(to request: HTTPRequest) -> (endpoint: String, response: HTTPResponse) {
+    /// The endpoint's label and the response for `request`, answered against `snapshot`.
+    func respond(to request: HTTPRequest, snapshot: Snapshot) -> (endpoint: String, response: HTTPResponse) {
         do throws(APIError) {
-            return try dispatch(request)
+            return try dispatch(request, snapshot: snapshot)
         } catch {
             return (request.path.hasPrefix(Self.adminPrefix) ? "admin" : "not_found", error.response)
         }
     }
 
-    private func dispatch(_ request: HTTPRequest) throws(APIError) -> (endpoint: String, response: HTTPResponse) {
+    private func dispatch(_ request: HTTPRequest, snapshot: Snapshot) throws(APIError) -> (endpoint: String, response: HTTPResponse) {
         let isAdminPath = request.path == Self.adminPrefix || request.path.hasPrefix(Self.adminPrefix + "/")
         let found = lookUp(request.path)
         let method = request.method == "HEAD" && found?.methods["HEAD"] == nil ? "GET" : request.method
@@ -77,7 +77,7 @@ struct EndpointTable: Sendable {
             token = presented
         }
         let actor = token?.name
-        if let cached = endpoint.cachedAnswer?(request) {
+        if let cached = endpoint.cachedAnswer?(request, snapshot) {
             return (endpoint.name, cached)
         }
         do throws(APIError) {
@@ -87,7 +87,7 @@ struct EndpointTable: Sendable {
             } catch {
                 throw APIError.badRequest(endpoint.malformedQueryCode, "the query string is malformed: \(error.description)")
             }
-            let apiRequest = APIRequest(http: request, query: query, pathID: pathID, actor: actor)
+            let apiRequest = APIRequest(http: request, query: query, pathID: pathID, actor: actor, snapshot: snapshot)
             return (endpoint.name, try endpoint.handle(apiRequest))
         } catch {
             return (endpoint.name, error.response)

@@ -7,12 +7,13 @@ import SwitchboardHTTP
 struct ResolveEndpoint: Sendable {
     /// The most URLs one `POST /resolve` may carry; more is a `413 too_many_urls`.
     static let maximumBatchSize = 100
+    /// Room reserved for a `GET /resolve` body: most answers fit, so the buffer is allocated once.
+    static let bodyCapacity = 512
 
     let context: ServerContext
 
     /// The answer the snapshot's resolve cache keeps for this exact request, if any.
-    func cachedAnswer(_ request: HTTPRequest) -> HTTPResponse? {
-        let snapshot = context.snapshot
+    func cachedAnswer(_ request: HTTPRequest, snapshot: Snapshot) -> HTTPResponse? {
         guard let key = snapshot.resolveCache.key(for: request), let cached = snapshot.resolveCache.answer(for: key) else {
             return nil
         }
@@ -24,7 +25,7 @@ struct ResolveEndpoint: Sendable {
     }
 
     func get(_ request: APIRequest) throws(APIError) -> HTTPResponse {
-        let snapshot = context.snapshot
+        let snapshot = request.snapshot
         let urls = request.query.filter { $0.name == "url" }
         guard urls.count == 1, let url = urls.first?.value, !url.isEmpty else {
             let message =
@@ -39,22 +40,26 @@ struct ResolveEndpoint: Sendable {
             return .json(status: answer.status, answer.body.jsonBytes)
         }
         let cacheKey = snapshot.resolveCache.key(for: request.http)
+        var writer = JSONWriter(capacity: Self.bodyCapacity)
+        let summary: ResolveSummary
         do {
-            let (resolution, outcome) = try resolveRecording(
-                url, with: snapshot, context: requestContext, cache: cacheKey == nil ? nil : .miss)
-            let status = resolution.matched ? 200 : 404
-            let body = resolution.jsonBytes
-            // A rule that failed, or a regex that hit a PCRE2 limit, is counted on every
-            // request: not cached.
-            if let cacheKey, outcome.errors.isEmpty, outcome.limitHits.isEmpty, resolution.constraintLimitHits == 0 {
-                let answer = ResolveCache.Answer(
-                    status: status, body: body, routeID: resolution.match?.route.id, firedRuleIDs: resolution.ruleIDs)
-                snapshot.resolveCache.store(answer, for: cacheKey)
-            }
-            return .json(status: status, body)
+            summary = try snapshot.resolver.resolve(url, context: requestContext, appendingJSONTo: &writer)
         } catch {
             throw APIError.badRequest(error.code, error.message)
         }
+        context.metrics.recordResolution(
+            routeID: summary.routeID, firedRuleIDs: summary.firedRuleIDs, ruleErrors: summary.ruleErrorCount,
+            limitHits: summary.ruleLimitHitCount, constraintLimitHits: summary.constraintLimitHits,
+            cache: cacheKey == nil ? nil : .miss)
+        let body = writer.bytes
+        // A rule that failed, or a regex that hit a PCRE2 limit, is counted on every request:
+        // not cached. A key is stored at its second miss.
+        if let cacheKey, summary.isRepeatable, snapshot.resolveCache.admits(cacheKey) {
+            let answer = ResolveCache.Answer(
+                status: summary.status, body: body, routeID: summary.routeID, firedRuleIDs: summary.firedRuleIDs)
+            snapshot.resolveCache.store(answer, for: cacheKey)
+        }
+        return .json(status: summary.status, body)
     }
 
     /// `explain=1|true` adds a trace, `0|false` (or none) does not.

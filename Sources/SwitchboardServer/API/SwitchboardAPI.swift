@@ -26,7 +26,7 @@ package struct SwitchboardAPI: Sendable {
         var table = EndpointTable(authorization: AdminAuthorization(tokens: context.adminTokens))
         table.add(
             "GET", "/resolve",
-            Endpoint("resolve", malformedQueryCode: "invalid_url", cachedAnswer: resolve.cachedAnswer, handle: resolve.get))
+            Endpoint("resolve", malformedQueryCode: "invalid_url", cachedAnswer: resolve.cachedAnswer(_:snapshot:), handle: resolve.get))
         table.add("POST", "/resolve", Endpoint("resolve_batch", malformedQueryCode: "invalid_url", handle: resolve.post))
         table.add("GET", "/open", Endpoint("open", handle: open.get))
         table.add("GET", "/.well-known/apple-app-site-association", Endpoint("aasa") { wellKnown.appleAppSiteAssociation($0) })
@@ -64,8 +64,12 @@ package struct SwitchboardAPI: Sendable {
     /// Answers one request; called concurrently from the HTTP server's threads.
     package func handle(_ request: HTTPRequest) -> HTTPResponse {
         let started = ContinuousClock.now
-        let cors = CORSPolicy(allowedOrigins: context.snapshot.config.settings.corsAllowedOrigins)
-        var (endpoint, response) = cors.preflight(request).map { ("cors_preflight", $0) } ?? table.respond(to: request)
+        // One read of the snapshot per request: every reader of it retains the same object, and
+        // its reference count is shared by every worker thread.
+        let snapshot = context.snapshot
+        let cors = CORSPolicy(allowedOrigins: snapshot.config.settings.corsAllowedOrigins)
+        var (endpoint, response) =
+            cors.preflight(request).map { ("cors_preflight", $0) } ?? table.respond(to: request, snapshot: snapshot)
         response = cors.decorate(response, for: request)
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18

@@ -1,3 +1,4 @@
+import Atomics
 import SwitchboardCore
 import SwitchboardHTTP
 import Synchronization
@@ -15,7 +16,10 @@ import Synchronization
 /// - when rules or routes look at the asking app (see ``Resolver/ContextDependence``), the
 ///   `X-App-Platform`, `X-App-Version` and `X-Device-Id` headers join the key;
 /// - when a rule has a time window (`activeFrom`/`activeUntil`), nothing is cached;
-/// - `explain` answers, errors and bodies over ``maximumBodyBytes`` are not cached.
+/// - `explain` answers, errors and bodies over ``maximumBodyBytes`` are not cached;
+/// - an answer is stored the second time its key misses (see ``admits(_:)``): most deep links
+///   carry a click id and are never asked again, and storing each of them would cost an entry,
+///   its allocations and a shard lock for nothing.
 ///
 /// Memory is bounded by a byte budget split over shards; a full shard is emptied and refills
 /// with what is asked next (cheap, and hot links come back at once). Lookups lock one shard of
@@ -78,6 +82,16 @@ final class ResolveCache: Sendable {
     let keysOnAppHeaders: Bool
     private let shardBudgetBytes: Int
     private let shards: [ShardBox]
+    /// The keys that missed once, by hash: slot `hash % count` holds the hash (made odd, so
+    /// that 0 means empty) of the last key that missed there. Lock-free and approximate: two
+    /// keys sharing a slot displace each other, which only delays storing one of them.
+    private let missedOnce: AtomicSlots
+    private static let missedOnceSlots = 1 << 16
+
+    /// Slots read and written only through atomics, owned by the cache.
+    private struct AtomicSlots: @unchecked Sendable {
+        let base: UnsafeMutablePointer<UnsafeAtomic<Int>.Storage>
+    }
 
     /// - Parameters:
     ///   - budgetBytes: the most memory the cache may hold (0 disables it).
@@ -87,6 +101,26 @@ final class ResolveCache: Sendable {
         keysOnAppHeaders = dependence.app
         shardBudgetBytes = max(0, budgetBytes) / Self.shardCount
         shards = isEnabled ? (0..<Self.shardCount).map { _ in ShardBox() } : []
+        let slots = isEnabled ? Self.missedOnceSlots : 1
+        let base = UnsafeMutablePointer<UnsafeAtomic<Int>.Storage>.allocate(capacity: slots)
+        base.initialize(repeating: UnsafeAtomic<Int>.Storage(0), count: slots)
+        missedOnce = AtomicSlots(base: base)
+    }
+
+    deinit {
+        missedOnce.base.deinitialize(count: isEnabled ? Self.missedOnceSlots : 1)
+        missedOnce.base.deallocate()
+    }
+
+    /// Whether the answer for `key`, which just missed, should be stored: `true` when the same
+    /// key missed before, else `false` (and this miss is remembered by the key's hash).
+    func admits(_ key: Key) -> Bool {
+        guard isEnabled else { return false }
+        let mark = key.hash | 1
+        let slot = UnsafeAtomic<Int>(at: missedOnce.base + Int(UInt(bitPattern: key.hash) % UInt(Self.missedOnceSlots)))
+        if slot.load(ordering: .relaxed) == mark { return true }
+        slot.store(mark, ordering: .relaxed)
+        return false
     }
 
     /// The key of a request, or `nil` when its answer must not be cached.

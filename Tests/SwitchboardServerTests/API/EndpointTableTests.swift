@@ -28,7 +28,7 @@ struct EndpointTableTests {
         table.add("GET", "/fails", Endpoint("fails") { _ throws(APIError) in throw APIError(status: 409, code: "taken", message: "no") })
         table.add(
             "GET", "/cached",
-            Endpoint("cached", cachedAnswer: { $0.query == "hit" ? .text("from cache") : nil }, handle: record))
+            Endpoint("cached", cachedAnswer: { request, _ in request.query == "hit" ? .text("from cache") : nil }, handle: record))
         return table
     }
 
@@ -132,5 +132,21 @@ struct EndpointTableTests {
         #expect(String(decoding: cached.body, as: UTF8.self) == "from cache")
         #expect(table.respond(to: Self.request("GET", "/cached", query: "miss")).response.status == 200)
         #expect(seen.requests.withLock { $0.count } == 1)
+    }
+}
+
+extension EndpointTable {
+    /// The demo config's snapshot, which the test table's endpoints never look at.
+    fileprivate static let demoSnapshot: Snapshot = {
+        do {
+            return try SnapshotAdminChangeTests.demoSnapshot()
+        } catch {
+            fatalError("the demo config does not load: \(error)")
+        }
+    }()
+
+    /// The table's answer to `request` against the demo snapshot.
+    fileprivate func respond(to request: HTTPRequest) -> (endpoint: String, response: HTTPResponse) {
+        respond(to: request, snapshot: Self.demoSnapshot)
     }
 }

@@ -35,9 +35,48 @@ extension IntegrationTests {
             #expect(server.application.context.snapshot.resolveCache.count == 3)
             // Three requests of product/42 and three of item.html (rewritten to a product page).
             #expect(try routeHits(client, "product.detail") == 6)
+            // Each URL: a miss, a miss that stores the answer, a hit.
             let metrics = try client.request("GET", "/metrics").text
-            #expect(metrics.contains("switchboard_resolve_cache_requests_total{result=\"hit\"} 6\n"), "\(metrics)")
-            #expect(metrics.contains("switchboard_resolve_cache_requests_total{result=\"miss\"} 3\n"))
+            #expect(metrics.contains("switchboard_resolve_cache_requests_total{result=\"hit\"} 3\n"), "\(metrics)")
+            #expect(metrics.contains("switchboard_resolve_cache_requests_total{result=\"miss\"} 6\n"))
+        }
+
+        @Test("an answer is stored at its second miss: links asked once (click ids) never fill the cache")
+        func storedAtSecondMiss() async throws {
+            let server = try await InProcessServer(config: .demo())
+            let client = try server.client()
+            var bodies: [[UInt8]] = []
+            for click in 0..<200 {
+                let answer = try client.resolve("shopapp://product/42?cid=\(click)")
+                #expect(answer.status == 200)
+                bodies.append(answer.body)
+            }
+            #expect(server.application.context.snapshot.resolveCache.count == 0)
+            // Asked a second time: each answer is stored, and the same.
+            for click in 0..<200 {
+                #expect(try client.resolve("shopapp://product/42?cid=\(click)").body == bodies[click])
+            }
+            #expect(server.application.context.snapshot.resolveCache.count == 200)
+            for click in 0..<200 {
+                #expect(try client.resolve("shopapp://product/42?cid=\(click)").body == bodies[click])
+            }
+            let metrics = try client.request("GET", "/metrics").text
+            #expect(metrics.contains("switchboard_resolve_cache_requests_total{result=\"hit\"} 200\n"), "\(metrics)")
+            #expect(metrics.contains("switchboard_resolve_cache_requests_total{result=\"miss\"} 400\n"))
+        }
+
+        @Test("admission: a key is admitted from its second miss on, and a disabled cache admits nothing")
+        func admission() {
+            let cache = ResolveCache(budgetBytes: 1 << 20, dependence: .init(app: false, clock: false))
+            let first = try! #require(cache.key(for: HTTPRequest(method: "GET", path: "/resolve", query: "url=a")))
+            let second = try! #require(cache.key(for: HTTPRequest(method: "GET", path: "/resolve", query: "url=b")))
+            #expect(!cache.admits(first))
+            #expect(!cache.admits(second))
+            #expect(cache.admits(first))
+            #expect(cache.admits(second))
+            let off = ResolveCache(budgetBytes: 0, dependence: .init(app: false, clock: false))
+            let key = ResolveCache.Key(query: "url=a", appHeaders: [])
+            #expect(!off.admits(key) && !off.admits(key))
         }
 
         @Test("a hot answer (one shared libmicrohttpd response) is the same on every connection, and HEAD has no body")
