@@ -122,17 +122,48 @@ package struct JSONWriter: Sendable {
     /// Writes `utf8` escaped, inside a string literal.
     package mutating func writeStringContent(_ utf8: UnsafeBufferPointer<UInt8>) {
         // Copy runs of bytes that need no escape in one append; escape the rest one by one.
+        // Eight bytes are tested at a time; a word with a byte to escape is walked byte by byte.
+        let count = utf8.count
         var runStart = 0
-        for index in 0..<utf8.count {
-            let byte = utf8[index]
-            guard byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
-                continue
+        var index = 0
+        if let base = UnsafeRawPointer(utf8.baseAddress) {
+            while index + 8 <= count {
+                if Self.anyNeedsEscape(base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                    for position in index..<index + 8 where Self.needsEscape(utf8[position]) {
+                        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<position]))
+                        appendEscaped(utf8[position])
+                        runStart = position + 1
+                    }
+                }
+                index += 8
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-            appendEscaped(byte)
-            runStart = index + 1
         }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+        while index < count {
+            if Self.needsEscape(utf8[index]) {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                appendEscaped(utf8[index])
+                runStart = index + 1
+            }
+            index += 1
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
+    }
+
+    /// Whether a JSON string must escape `byte`: a control character, DEL, `"` or `\`.
+    @inline(__always)
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    /// Whether one of the eight bytes of `word` needs an escape (``needsEscape(_:)``). Exact: the
+    /// borrows of the subtractions reach a higher byte only when a lower one already matched.
+    @inline(__always)
+    private static func anyNeedsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        func hasByteBelow(_ word: UInt64, _ limit: UInt64) -> Bool { (word &- ones &* limit) & ~word & highBits != 0 }
+        func hasByte(_ value: UInt64) -> Bool { hasByteBelow(word ^ (ones &* value), 1) }
+        return hasByteBelow(word, 0x20) || hasByte(0x22) || hasByte(0x5C) || hasByte(0x7F)
     }
 
     private mutating func appendEscaped(_ byte: UInt8) {

@@ -69,7 +69,6 @@ extension Resolver {
             writer.writeString(rewrite.ruleID)
             writer.writeSyntax("]")
         }
-
     }
 
     /// The answer to a common request, written to `writer`; `nil` (with whatever was written
