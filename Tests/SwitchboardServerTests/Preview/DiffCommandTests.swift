@@ -56,8 +56,10 @@ struct DiffCommandTests {
     func json() throws {
         let directory = try Self.directories()
         let run = try CLITests.run(
-            ["diff", "--config", "before", "--against", "after", "--urls", "urls.txt", "--format", "json", "--examples", "1",
-             "--platform", "ios"],
+            [
+                "diff", "--config", "before", "--against", "after", "--urls", "urls.txt", "--format", "json", "--examples", "1",
+                "--platform", "ios",
+            ],
             in: directory)
         #expect(run.status == 1, "\(run.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
