@@ -75,10 +75,10 @@ package struct SampleRedaction: Sendable {
     private func keeps(value: Substring, key: Substring?) -> Bool {
         if value.isEmpty { return true }
         guard let key else { return Self.looksHarmless(value) }
-        if Self.isSecret(key) { return false }
         let normalized = Self.normalized(key)
+        if Self.isSecret(normalized: normalized) { return false }
         if keptKeys.contains(normalized) { return true }
-        return !Self.isIdentifying(key) && Self.looksHarmless(value)
+        return !Self.isIdentifying(normalized: normalized) && Self.looksHarmless(value)
     }
 
     /// Short, and without an `@`.
@@ -90,11 +90,7 @@ package struct SampleRedaction: Sendable {
     /// `passw`, `signature`, `auth`, `session`, `credential` or `apikey`, or is (or ends in
     /// `_`/`-` and) `key`, `sig`, `code`, `otp`, `pwd`, `hash` or `nonce`. Case is ignored.
     package static func isSecret<Key: StringProtocol>(_ key: Key) -> Bool {
-        let key = normalized(key)
-        let containing = ["token", "secret", "passw", "signature", "auth", "session", "credential", "apikey"]
-        if containing.contains(where: key.contains) { return true }
-        let words = ["key", "sig", "code", "otp", "pwd", "hash", "nonce"]
-        return words.contains { key == $0 || key.hasSuffix("_" + $0) }
+        isSecret(normalized: normalized(key))
     }
 
     /// Whether `key` identifies a person, a device or a click: `utm_*`, the click ids
@@ -102,13 +98,25 @@ package struct SampleRedaction: Sendable {
     /// `yclid`, `cid`, `clickid`, `mc_eid`), any key ending in `id` (`id`, `uid`,
     /// `user_id`, `deviceId`), `email` and `phone`. Case is ignored.
     package static func isIdentifying<Key: StringProtocol>(_ key: Key) -> Bool {
-        let key = normalized(key)
-        if key.hasPrefix("utm_") || key.hasSuffix("id") { return true }
-        let named: Set<String> = [
-            "gclid", "fbclid", "msclkid", "dclid", "gbraid", "wbraid", "ttclid", "twclid", "yclid", "clickid", "mc_eid",
-            "email", "phone",
-        ]
-        return named.contains(key)
+        isIdentifying(normalized: normalized(key))
+    }
+
+    private static let secretParts = ["token", "secret", "passw", "signature", "auth", "session", "credential", "apikey"]
+    private static let secretWords = ["key", "sig", "code", "otp", "pwd", "hash", "nonce"]
+    private static let secretSuffixes = secretWords.map { "_" + $0 }
+    private static let identifyingNames: Set<String> = [
+        "gclid", "fbclid", "msclkid", "dclid", "gbraid", "wbraid", "ttclid", "twclid", "yclid", "clickid", "mc_eid",
+        "email", "phone",
+    ]
+
+    /// ``isSecret(_:)`` of a key already normalized (``normalized(_:)``).
+    private static func isSecret(normalized key: String) -> Bool {
+        secretParts.contains(where: key.contains) || secretWords.contains(key) || secretSuffixes.contains(where: key.hasSuffix)
+    }
+
+    /// ``isIdentifying(_:)`` of a key already normalized (``normalized(_:)``).
+    private static func isIdentifying(normalized key: String) -> Bool {
+        key.hasPrefix("utm_") || key.hasSuffix("id") || identifyingNames.contains(key)
     }
 
     /// `key` lowercased, with `-` read as `_` (`X-Api-Key` and `x_api_key` are one key).
