@@ -146,6 +146,11 @@ extension IntegrationTests {
             #expect((same.json["sample"] as? [String: Any])?["changed"] as? Int == 0)
             #expect((same.json["groups"] as? [Any])?.isEmpty == true)
             #expect(same.json["change"] as? [String: [String]] == ["added": [], "changed": [], "removed": []])
+            // A previewed reload is not a reload: no status, no count.
+            let status = try client.admin("GET", "/admin/status").json["lastReload"] as? [String: Any]
+            #expect(status?["trigger"] as? String == "startup", "\(status ?? [:])")
+            let metrics = try client.request("GET", "/metrics").text
+            #expect(metricValue(metrics, #"switchboard_reloads_total{result="ok"}"#) == 0)
 
             try server.config.write("routes.d/broken.yaml", "module: broken\nroutes: [{ id: b, patern: /b }]\n")
             let preview = try client.admin("POST", "/admin/preview", json: Self.preview("POST", "/admin/reload"))
