@@ -30,7 +30,7 @@ struct PreviewEndpoint: Sendable {
             let written = APIRequest(
                 http: HTTPRequest(
                     method: body.method, path: body.path, headers: request.http.headers, body: body.body?.jsonBytes ?? []),
-                query: [], pathID: pathID, actor: request.actor)
+                query: [], pathID: pathID, actor: request.actor, snapshot: request.snapshot)
             let change = try AdminEndpoints.change(kind, of: written)
             sides = try CandidateSnapshot.admin(
                 change, expectedVersion: try request.expectedVersion(), actor: request.actor ?? "admin",
