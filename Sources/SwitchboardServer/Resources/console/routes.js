@@ -6,8 +6,8 @@ import { el, clear, compact, field } from './dom.js';
 const pageSize = 50;
 
 export async function render(page, context) {
-  const module = el('input', { id: 'routes-module', type: 'search', placeholder: 'product' });
-  const prefix = el('input', { id: 'routes-prefix', type: 'search', placeholder: 'product.d' });
+  const module = el('input', { id: 'routes-module', type: 'search', placeholder: 'every module' });
+  const prefix = el('input', { id: 'routes-prefix', type: 'search', placeholder: 'any id' });
   const summary = el('p', { id: 'routes-summary', class: 'muted' });
   const body = el('tbody', { id: 'routes-rows' });
   const previous = el('button', { id: 'routes-previous', type: 'button', class: 'quiet', disabled: true }, '← Previous');

@@ -12,7 +12,7 @@ function stepKind(outcome) {
 }
 
 export async function render(page, context) {
-  const url = el('input', { id: 'try-url', type: 'text', required: true, placeholder: 'shopapp://product/42', class: 'wide' });
+  const url = el('input', { id: 'try-url', type: 'text', required: true, placeholder: 'shopapp://product/42' });
   const platform = el('select', { id: 'try-platform' },
     el('option', { value: '' }, 'any'), ['ios', 'android', 'web'].map((name) => el('option', { value: name }, name)));
   const appVersion = el('input', { id: 'try-app-version', placeholder: '5.2.0' });
@@ -20,9 +20,9 @@ export async function render(page, context) {
   const time = el('input', { id: 'try-time', type: 'datetime-local', step: 1 });
   const result = el('div', { id: 'try-result' });
   const form = el('form', { id: 'try-form', class: 'card' },
-    el('div', { class: 'grid' }, field('URL', url), field('Platform', platform), field('App version', appVersion),
-      field('Device', device), field('Time (empty: now)', time)),
-    el('div', { class: 'actions' }, el('button', { type: 'submit', id: 'try-go' }, 'Resolve and explain')));
+    el('div', { class: 'try-grid' }, field('URL', url), field('Platform', platform), field('App version', appVersion),
+      field('Device', device), field('Time (empty: now)', time),
+      el('button', { type: 'submit', id: 'try-go' }, 'Resolve and explain')));
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const item = { url: url.value.trim() };
@@ -52,7 +52,9 @@ function draw(host, answer) {
     ? el('div', { class: 'verdict ok', id: 'try-verdict' }, badge('matched', 'ok'), ' ', el('span', { class: 'mono' }, answer.routeId))
     : el('div', { class: 'verdict', id: 'try-verdict' }, badge('no route', 'warn'),
       answer.fallback ? el('span', { class: 'mono' }, ` fallback ${answer.fallback}`) : '');
-  host.append(el('div', { class: 'card' }, head, facts([
+  const columns = el('div', { class: 'try-columns' });
+  host.append(columns);
+  columns.append(el('div', { class: 'card' }, head, facts([
     ['URL', el('span', { class: 'mono' }, answer.url)],
     ['Rewritten to', answer.rewrittenURL ? el('span', { class: 'mono', id: 'try-rewritten' }, answer.rewrittenURL) : ''],
     ['Rules fired', (answer.ruleIds || []).join(', ')],
@@ -65,7 +67,7 @@ function draw(host, answer) {
   ])));
   const trace = answer.trace;
   if (!trace) return;
-  host.append(el('div', { class: 'card', id: 'trace-rules' }, el('h2', {}, '1. Rule pass'),
+  columns.append(el('div', { class: 'card', id: 'trace-rules' }, el('h2', {}, '1. Rule pass'),
     trace.rules.length === 0 ? el('p', { class: 'muted' }, 'No rule was tried.') : el('ol', { class: 'steps' },
       trace.rules.map((rule) => el('li', { class: `step ${rule.result}`, 'data-rule': rule.id, 'data-result': rule.result },
         el('div', {}, badge(rule.result, ruleKinds[rule.result] || 'muted'), ' ', el('span', { class: 'mono' }, rule.id)),
@@ -77,7 +79,7 @@ function draw(host, answer) {
   },
   el('span', { class: 'mono segment' }, step.segment === undefined ? '(end)' : `/${step.segment}`), ' ',
   el('span', { class: 'mono branch' }, step.branch), ' ', badge(step.outcome, stepKind(step.outcome)))));
-  host.append(el('div', { class: 'card', id: 'trace-router' }, el('h2', {}, '2. Trie walk'),
+  columns.append(el('div', { class: 'card', id: 'trace-router' }, el('h2', {}, '2. Trie walk'),
     facts([
       ['Routed URL', el('span', { class: 'mono' }, router.url)],
       ['App link', router.isAppLink ? 'yes' : 'no'],
