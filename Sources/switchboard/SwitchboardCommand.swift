@@ -1,7 +1,7 @@
 import ArgumentParser
 import SwitchboardServer
 
-/// The `switchboard` command line: `serve`, `resolve`, `check`, `routes`, `codegen`, `migrate-store`.
+/// The `switchboard` command line: `serve`, `resolve`, `check`, `routes`, `diff`, `codegen`, `migrate-store`.
 @main
 struct SwitchboardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -9,7 +9,7 @@ struct SwitchboardCommand: AsyncParsableCommand {
         abstract: "Deep-link routing service: resolve app links, rewrite them, serve the answers over HTTP.",
         version: SwitchboardVersion.current,
         subcommands: [
-            ServeCommand.self, ResolveCommand.self, CheckCommand.self, RoutesCommand.self, CodegenCommand.self,
+            ServeCommand.self, ResolveCommand.self, CheckCommand.self, RoutesCommand.self, DiffCommand.self, CodegenCommand.self,
             MigrateStoreCommand.self,
         ]
     )

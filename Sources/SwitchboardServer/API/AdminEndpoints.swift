@@ -86,70 +86,101 @@ struct AdminEndpoints: Sendable {
 
     /// `POST /admin/rules`: one rule or `{"rules": [...]}`, appended.
     func addRules(_ request: APIRequest) throws(APIError) -> HTTPResponse {
-        let items = try request.decodeBody(ItemsBody<AdminRuleItem>.self, describedAs: ItemsBody<AdminRuleItem>.shape).items
-        return try apply(.addRules(try Self.adminRules(items)), request, status: 201)
+        try apply(.addRules, request, status: 201)
     }
 
     /// `PUT /admin/rules`: `{"rules": [...]}` replaces every admin rule.
     func replaceRules(_ request: APIRequest) throws(APIError) -> HTTPResponse {
-        let body = try request.decodeBody(ItemsBody<AdminRuleItem>.self, describedAs: ItemsBody<AdminRuleItem>.shape)
-        guard body.isBatch else {
-            throw APIError.badRequest("invalid_body", "the body must be {\"rules\": [...]}")
-        }
-        return try apply(.replaceRules(try Self.adminRules(body.items)), request, status: 200)
+        try apply(.replaceRules, request, status: 200)
     }
 
     /// `PUT /admin/rules/{id}`: one rule replaces the admin rule `id` where it stands. The
     /// body's `id` may be left out; when given, it must be `id`.
     func replaceRule(_ request: APIRequest) throws(APIError) -> HTTPResponse {
-        let id = request.pathID ?? ""
-        let item = try request.decodeBody(AdminRuleItem.self, describedAs: "one rule", defaulting: "id", to: id)
-        let rule = try Self.adminRules([item])[0]
-        try Self.checkBodyID(rule.id, path: id)
-        return try apply(.replaceRule(id: id, with: rule), request, status: 200)
+        try apply(.replaceRule, request, status: 200)
     }
 
     /// `PATCH /admin/rules/{id}`: `{"before": "<id>"}` or `{"after": "<id>"}` moves the admin
     /// rule `id` next to another admin rule.
     func moveRule(_ request: APIRequest) throws(APIError) -> HTTPResponse {
-        let body = try request.decodeBody(MoveRuleBody.self, describedAs: #"{"before": "<id>"} or {"after": "<id>"}"#)
-        return try apply(.moveRule(id: request.pathID ?? "", to: body.position), request, status: 200)
+        try apply(.moveRule, request, status: 200)
     }
 
     /// `DELETE /admin/rules/{id}`.
     func deleteRule(_ request: APIRequest) throws(APIError) -> HTTPResponse {
-        try apply(.deleteRule(id: request.pathID ?? ""), request, status: 204)
+        try apply(.deleteRule, request, status: 204)
     }
 
     /// `POST /admin/routes`: one route or `{"routes": [...]}`.
     func addRoutes(_ request: APIRequest) throws(APIError) -> HTTPResponse {
-        let routes = try request.decodeBody(ItemsBody<AdminRoute>.self, describedAs: ItemsBody<AdminRoute>.shape).items
-        return try apply(.addRoutes(routes), request, status: 201)
+        try apply(.addRoutes, request, status: 201)
     }
 
     /// `PUT /admin/routes/{id}`: one route replaces the admin route `id`, in one swap (the route
     /// resolves before and after, never not at all). The body's `id` may be left out; when
     /// given, it must be `id`.
     func replaceRoute(_ request: APIRequest) throws(APIError) -> HTTPResponse {
-        let id = request.pathID ?? ""
-        let route = try request.decodeBody(AdminRoute.self, describedAs: "one route", defaulting: "id", to: id)
-        try Self.checkBodyID(route.definition.id, path: id)
-        return try apply(.replaceRoute(id: id, with: route), request, status: 200)
+        try apply(.replaceRoute, request, status: 200)
     }
 
     /// `DELETE /admin/routes/{id}`.
     func deleteRoute(_ request: APIRequest) throws(APIError) -> HTTPResponse {
-        try apply(.deleteRoute(id: request.pathID ?? ""), request, status: 204)
+        try apply(.deleteRoute, request, status: 204)
     }
 
     /// `POST /admin/rollback {"version": N}`: the admin rules and routes of version N become
     /// the current ones, as a new version.
     func rollback(_ request: APIRequest) throws(APIError) -> HTTPResponse {
-        let body = try request.decodeBody(RollbackBody.self, describedAs: #"{"version": N}"#)
-        guard body.version >= 0 else {
-            throw APIError.badRequest("invalid_body", "'version' must not be negative")
+        try apply(.rollback, request, status: 200)
+    }
+
+    /// The admin writes that are an ``AdminChange`` (every one but the reload).
+    enum Write: Sendable, CaseIterable {
+        case addRules, replaceRules, replaceRule, moveRule, deleteRule, addRoutes, replaceRoute, deleteRoute, rollback
+    }
+
+    /// The change `request` asks for as `write`: its body decoded and checked exactly as the
+    /// write does it, for the write itself and for `POST /admin/preview`.
+    ///
+    /// - Throws: ``APIError`` (`400`) for a body the write refuses.
+    static func change(_ write: Write, of request: APIRequest) throws(APIError) -> AdminChange {
+        let id = request.pathID ?? ""
+        switch write {
+        case .addRules:
+            let items = try request.decodeBody(ItemsBody<AdminRuleItem>.self, describedAs: ItemsBody<AdminRuleItem>.shape).items
+            return .addRules(try adminRules(items))
+        case .replaceRules:
+            let body = try request.decodeBody(ItemsBody<AdminRuleItem>.self, describedAs: ItemsBody<AdminRuleItem>.shape)
+            guard body.isBatch else {
+                throw APIError.badRequest("invalid_body", "the body must be {\"rules\": [...]}")
+            }
+            return .replaceRules(try adminRules(body.items))
+        case .replaceRule:
+            let item = try request.decodeBody(AdminRuleItem.self, describedAs: "one rule", defaulting: "id", to: id)
+            let rule = try adminRules([item])[0]
+            try checkBodyID(rule.id, path: id)
+            return .replaceRule(id: id, with: rule)
+        case .moveRule:
+            let body = try request.decodeBody(MoveRuleBody.self, describedAs: #"{"before": "<id>"} or {"after": "<id>"}"#)
+            return .moveRule(id: id, to: body.position)
+        case .deleteRule:
+            return .deleteRule(id: id)
+        case .addRoutes:
+            let routes = try request.decodeBody(ItemsBody<AdminRoute>.self, describedAs: ItemsBody<AdminRoute>.shape).items
+            return .addRoutes(routes)
+        case .replaceRoute:
+            let route = try request.decodeBody(AdminRoute.self, describedAs: "one route", defaulting: "id", to: id)
+            try checkBodyID(route.definition.id, path: id)
+            return .replaceRoute(id: id, with: route)
+        case .deleteRoute:
+            return .deleteRoute(id: id)
+        case .rollback:
+            let body = try request.decodeBody(RollbackBody.self, describedAs: #"{"version": N}"#)
+            guard body.version >= 0 else {
+                throw APIError.badRequest("invalid_body", "'version' must not be negative")
+            }
+            return .rollback(toVersion: body.version)
         }
-        return try apply(.rollback(toVersion: body.version), request, status: 200)
     }
 
     /// `POST /admin/reload`: re-reads the config directory; `422` with every issue when it
@@ -169,9 +200,10 @@ struct AdminEndpoints: Sendable {
         }
     }
 
-    /// Applies `change` with the request's `If-Match` and answers with the new version; with
-    /// `?dry_run=1` only says what it would do.
-    private func apply(_ change: AdminChange, _ request: APIRequest, status: Int) throws(APIError) -> HTTPResponse {
+    /// Applies the change `request` asks for as `write`, with its `If-Match`, and answers with
+    /// the new version; with `?dry_run=1` only says what it would do.
+    private func apply(_ write: Write, _ request: APIRequest, status: Int) throws(APIError) -> HTTPResponse {
+        let change = try Self.change(write, of: request)
         let expected = try request.expectedVersion()
         if try Self.isDryRun(request) {
             let preview: AdminChangePreview

@@ -16,6 +16,7 @@ struct ResolveEndpoint: Sendable {
         guard let key = snapshot.resolveCache.key(for: request), let cached = snapshot.resolveCache.answer(for: key) else {
             return nil
         }
+        context.trafficSample.offer(request)
         context.metrics.recordResolution(
             routeID: cached.routeID, firedRuleIDs: cached.firedRuleIDs, ruleErrors: 0, limitHits: 0, cache: .hit)
         var response = HTTPResponse.json(status: cached.status, cached.body)
@@ -38,6 +39,7 @@ struct ResolveEndpoint: Sendable {
             let answer = resolve(url, with: snapshot, context: requestContext, explain: true)
             return .json(status: answer.status, answer.body.jsonBytes)
         }
+        context.trafficSample.offer(url, requestContext)
         let cacheKey = snapshot.resolveCache.key(for: request.http)
         do {
             let (resolution, outcome) = try resolveRecording(

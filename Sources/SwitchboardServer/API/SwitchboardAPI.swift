@@ -37,7 +37,11 @@ package struct SwitchboardAPI: Sendable {
         table.add("GET", "/readyz", Endpoint("readyz") { _ in health.readyz() })
         table.add(
             "GET", "/metrics",
-            Endpoint("metrics") { _ in .text(metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8") })
+            Endpoint("metrics") { _ in
+                var text = metrics.render()
+                context.trafficSample.renderMetrics(into: &text)
+                return .text(text, contentType: "text/plain; version=0.0.4; charset=utf-8")
+            })
         table.add(
             "GET", "/openapi.yaml",
             Endpoint("openapi") { _ in
@@ -57,6 +61,7 @@ package struct SwitchboardAPI: Sendable {
         table.add("GET", "/admin/history/{id}", Endpoint("admin", access: .admin(.read), handle: admin.versionState))
         table.add("POST", "/admin/rollback", Endpoint("admin", access: .admin(.write), handle: admin.rollback))
         table.add("POST", "/admin/reload", Endpoint("admin", access: .admin(.write), handle: admin.reload))
+        table.add("POST", "/admin/preview", Endpoint("admin", access: .admin(.read), handle: PreviewEndpoint(context: context).post))
         table.add("GET", "/admin/status", Endpoint("admin", access: .admin(.read)) { admin.status($0) })
         table.add("GET", "/admin/table", Endpoint("admin", access: .admin(.read), handle: AdminTableEndpoint(context: context).list))
         let console = ConsoleEndpoint(context: context)

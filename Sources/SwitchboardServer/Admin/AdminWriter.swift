@@ -153,15 +153,25 @@ package final class AdminWriter: Sendable {
     ///
     /// - Throws: ``AdminChangeError``, exactly as the real change would.
     package func preview(_ change: AdminChange, expectedVersion: Int?, actor: String) throws(AdminChangeError) -> AdminChangePreview {
-        let (preview, _) = try holder.update { (running) throws(AdminChangeError) -> (next: Snapshot?, result: AdminChangePreview) in
+        try candidate(change, expectedVersion: expectedVersion, actor: actor).preview
+    }
+
+    /// The dry run of ``preview(_:expectedVersion:actor:)`` with the snapshots on both sides:
+    /// the running one it was checked against and the candidate the change would swap in, for
+    /// `POST /admin/preview` to resolve traffic against both. Nothing is persisted or swapped.
+    ///
+    /// - Throws: ``AdminChangeError``, exactly as the real change would.
+    package func candidate(
+        _ change: AdminChange, expectedVersion: Int?, actor: String
+    ) throws(AdminChangeError) -> (running: Snapshot, candidate: Snapshot, preview: AdminChangePreview) {
+        try holder.update { (running) throws(AdminChangeError) -> (next: Snapshot?, result: (Snapshot, Snapshot, AdminChangePreview)) in
             var running = running
             if let expectedVersion, expectedVersion != running.admin.version, store.isShared {
                 running = (try? loadNewerStoredState(than: running)) ?? running
             }
             let prepared = try prepare(change, on: running, expectedVersion: expectedVersion, actor: actor)
-            return (nil, AdminChangePreview(from: running.admin, to: prepared.admin, change: change))
-        }
-        return preview
+            return (nil, (running, prepared.next, AdminChangePreview(from: running.admin, to: prepared.admin, change: change)))
+        }.result
     }
 
     /// The snapshot of the stored state when it is newer than `running`'s, else `nil`.

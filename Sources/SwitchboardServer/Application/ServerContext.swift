@@ -17,6 +17,8 @@ package struct ServerContext: Sendable {
     package let startedAt: Date
     /// Whether the server should be sent traffic (`GET /readyz`).
     package let readiness: Readiness
+    /// The recent `GET /resolve` requests `POST /admin/preview` replays.
+    package let trafficSample: TrafficSample
     package let logger: Logger
 
     /// The snapshot requests use now.

@@ -83,7 +83,8 @@ package final class SwitchboardApplication: Sendable {
         let context = ServerContext(
             holder: holder, metrics: metrics, reloader: reloader, adminWriter: writer,
             adminTokens: tokens, clock: clock,
-            startedAt: Date(), readiness: readiness, logger: logger)
+            startedAt: Date(), readiness: readiness, trafficSample: TrafficSample(settings: settings.trafficSample),
+            logger: logger)
         let api = SwitchboardAPI(
             context: context, accessLog: settings.accessLog, accessLogQuery: settings.accessLogQuery,
             openAPIDocument: PackageResources.openapi_yaml)

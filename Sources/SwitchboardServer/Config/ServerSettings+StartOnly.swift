@@ -13,6 +13,7 @@ extension ServerSettings {
         ("drain_seconds", { $0.drainSeconds }),
         ("shutdown_grace_seconds", { $0.shutdownGraceSeconds }),
         ("metrics_route_series", { $0.metricsRouteSeries }),
+        ("traffic_sample", { $0.trafficSample }),
         ("limits.max_url_bytes", { $0.limits.maxURLBytes }),
         ("limits.max_body_bytes", { $0.limits.maxBodyBytes }),
         ("limits.connection_timeout_seconds", { $0.limits.connectionTimeoutSeconds }),

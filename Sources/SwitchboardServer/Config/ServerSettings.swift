@@ -64,6 +64,8 @@ package struct ServerSettings: Sendable, Hashable, Codable {
     package var metricsRouteSeries: Int = 100
     /// The admin console at `/console`; off unless enabled.
     package var console: ConsoleSettings = ConsoleSettings()
+    /// The recent requests kept for `POST /admin/preview` (README "Traffic sample").
+    package var trafficSample = TrafficSampleSettings()
 
     /// design.md §7 limits, all configurable.
     package struct Limits: Sendable, Hashable, Codable {
@@ -140,6 +142,7 @@ package struct ServerSettings: Sendable, Hashable, Codable {
         case logFormat = "log_format"
         case corsAllowedOrigins = "cors_allowed_origins"
         case console
+        case trafficSample = "traffic_sample"
     }
 
     package init(from decoder: any Decoder) throws {
@@ -209,6 +212,7 @@ package struct ServerSettings: Sendable, Hashable, Codable {
                 forKey: .metricsRouteSeries, in: container, debugDescription: "'metrics_route_series' must be between 0 and 10000")
         }
         console = try container.decodeIfPresent(ConsoleSettings.self, forKey: .console) ?? ConsoleSettings()
+        trafficSample = try container.decodeIfPresent(TrafficSampleSettings.self, forKey: .trafficSample) ?? TrafficSampleSettings()
         for scheme in schemes where scheme == "http" || scheme == "https" {
             throw DecodingError.dataCorruptedError(
                 forKey: .schemes, in: container,

@@ -24,7 +24,7 @@ package final class Reloader: Sendable {
     private let startSettings: ServerSettings
     /// How many routes a reload's decoding threads hand over at a time: small enough that
     /// registering starts early, large enough that handing over costs nothing.
-    private static let routeChunkSize = 2048
+    static let routeChunkSize = 2048
 
     package init(
         configDirectory: String, holder: SnapshotHolder, metrics: Metrics, reclaimer: MemoryReclaimer,

@@ -15,7 +15,7 @@ extension IntegrationTests {
         static let serverPaths = [
             "/resolve", "/healthz", "/livez", "/readyz", "/metrics", "/openapi.yaml", "/admin/rules", "/admin/rules/{id}",
             "/admin/routes", "/admin/routes/{id}", "/admin/reload", "/admin/status", "/admin/table", "/admin/history",
-            "/admin/rollback", "/open", "/admin/history/{id}", "/console", "/console/{id}",
+            "/admin/rollback", "/admin/preview", "/open", "/admin/history/{id}", "/console", "/console/{id}",
             "/.well-known/apple-app-site-association",
             "/.well-known/assetlinks.json",
         ]
@@ -214,6 +214,20 @@ extension IntegrationTests {
             ("POST /admin/reload", 200, { c, _ in try c.admin("POST", "/admin/reload") }),
             ("GET /admin/status", 200, { c, _ in try c.admin("GET", "/admin/status") }),
             ("POST /admin/reload", 200, { c, _ in try c.admin("POST", "/admin/reload") }),
+            ("POST /admin/preview", 200, { c, _ in try c.admin("POST", "/admin/preview", json: preview("POST", "/admin/reload")) }),
+            ("POST /admin/preview", 400, { c, _ in try c.admin("POST", "/admin/preview", json: preview("GET", "/admin/rules")) }),
+            ("POST /admin/preview", 404, { c, _ in try c.admin("POST", "/admin/preview", json: preview("DELETE", "/admin/rules/nope")) }),
+            (
+                "POST /admin/preview", 409,
+                { c, _ in try c.admin("POST", "/admin/preview", json: preview("DELETE", "/admin/rules/web-search-to-native")) }
+            ),
+            (
+                "POST /admin/preview", 412,
+                { c, _ in
+                    try c.admin("POST", "/admin/preview", json: preview("DELETE", "/admin/rules/x"), headers: [("If-Match", #""99""#)])
+                }
+            ),
+            ("POST /admin/preview", 413, { c, _ in try oversized(c, "POST", "/admin/preview") }),
             (
                 "POST /admin/reload", 422,
                 { c, config in
@@ -221,6 +235,7 @@ extension IntegrationTests {
                     return try c.admin("POST", "/admin/reload")
                 }
             ),
+            ("POST /admin/preview", 422, { c, _ in try c.admin("POST", "/admin/preview", json: preview("POST", "/admin/reload")) }),
             ("GET /admin/status", 200, { c, _ in try c.admin("GET", "/admin/status") }),
         ]
 
@@ -240,6 +255,7 @@ extension IntegrationTests {
 
         static func rule(_ id: String) -> String { #"{"id":"\#(id)","match":"^\#(id)://","target":"shopapp://me"}"# }
         static func route(_ id: String) -> String { #"{"id":"\#(id)","pattern":"/\#(id)","target":{}}"# }
+        static func preview(_ method: String, _ path: String) -> String { #"{"method":"\#(method)","path":"\#(path)"}"# }
         static func batch(_ key: String, _ items: [String]) -> String { #"{"\#(key)":[\#(items.joined(separator: ","))]}"# }
 
         /// Announces a body over 1 MiB and reads the answer, without sending the body.
