@@ -24,9 +24,15 @@ export async function render(page, context) {
   let etag = null;
   let adminIDs = [];
 
-  const propose = (change) => previewChange(previewHost, change, etag, context, (applied) => {
-    if (applied) { clear(formHost); load(); }
-  });
+  // While a change is previewed its form steps aside (Cancel brings it back as it was).
+  const propose = (change) => {
+    formHost.hidden = true;
+    previewChange(previewHost, change, etag, context, (applied) => {
+      formHost.hidden = false;
+      if (applied) clear(formHost);
+      load();
+    });
+  };
 
   async function load() {
     const [{ json, etag: version }, metrics] = await Promise.all([call('GET', '/admin/rules'), metricsText()]);

@@ -15,6 +15,12 @@ export async function render(page, context) {
   const reached = samples(metrics, 'switchboard_store_last_reachable_timestamp_seconds')[0];
   const build = samples(metrics, 'switchboard_build_info')[0];
   const isReady = ready.status === 200;
+  const sum = (name, filter = () => true) => samples(metrics, name).filter(filter).reduce((total, s) => total + s.value, 0);
+  const resolves = sum('switchboard_http_requests_total', (s) => s.labels.endpoint === 'resolve');
+  const cacheHits = sum('switchboard_resolve_cache_requests_total', (s) => s.labels.result === 'hit');
+  const cacheAll = sum('switchboard_resolve_cache_requests_total');
+  const sampled = samples(metrics, 'switchboard_traffic_sample_urls')[0];
+  const sampleBytes = samples(metrics, 'switchboard_traffic_sample_bytes')[0];
 
   const store = storeUp
     ? facts([
@@ -47,7 +53,14 @@ export async function render(page, context) {
         ['Errors', reload.errors.length ? el('ul', { class: 'errors' }, reload.errors.map((text) => el('li', { class: 'mono small' }, text))) : 'none'],
         ['Restart to apply', reload.restartRequired.join(', ')],
       ])),
-      el('div', { class: 'card', id: 'status-store' }, el('h2', {}, 'Admin store'), store)));
+      el('div', { class: 'card', id: 'status-store' }, el('h2', {}, 'Admin store'), store),
+      el('div', { class: 'card', id: 'status-traffic' }, el('h2', {}, 'Traffic since start'), facts([
+        ['Resolves', resolves.toLocaleString()],
+        ['Resolve cache', cacheAll > 0 ? `${((100 * cacheHits) / cacheAll).toFixed(1)}% answered from the cache` : 'no cacheable request yet'],
+        ['Rule errors', sum('switchboard_rule_errors_total').toLocaleString()],
+        ['Regex limit hits', (sum('switchboard_rule_limit_hits_total') + sum('switchboard_route_constraint_limit_hits_total')).toLocaleString()],
+        ['Traffic sample', sampled ? `${sampled.value.toLocaleString()} URLs (${Math.ceil((sampleBytes ? sampleBytes.value : 0) / 1024)} KiB) for previews` : 'off'],
+      ]))));
   page.dataset.loaded = String(Date.now());
   if (!reload.ok) context.notify('The last reload failed: the server keeps serving the config before it.', 'error');
 }
