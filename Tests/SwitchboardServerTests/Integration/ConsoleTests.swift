@@ -40,7 +40,9 @@ extension IntegrationTests {
                 #expect(response.status == 200, "\(path): \(response.dump)")
                 #expect(response.header("Content-Type") == "\(type); charset=utf-8", "\(path)")
                 let policy = response.header("Content-Security-Policy") ?? ""
-                for directive in ["default-src 'self'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'", "object-src 'none'"] {
+                for directive in [
+                    "default-src 'self'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'", "object-src 'none'",
+                ] {
                     #expect(policy.contains(directive), "\(path): \(policy)")
                 }
                 #expect(!policy.contains("unsafe-inline") && !policy.contains("unsafe-eval"), "\(policy)")
