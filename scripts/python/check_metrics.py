@@ -25,6 +25,8 @@ REQUIRED = [
     "switchboard_reload_duration_seconds",
     "switchboard_reloads",
     "switchboard_route_hits",
+    "switchboard_traffic_sample_urls",
+    "switchboard_traffic_sample_bytes",
     "process_cpu_seconds",
     "process_resident_memory_bytes",
     "process_open_fds",

@@ -9,7 +9,7 @@ extension ImpactReport {
     /// change: added double11
     ///
     ///   1  200 product.detail -> 200 promo.landing  rules: double11
-    ///        shopapp://product/42
+    ///      shopapp://product/42
     ///
     /// newly failing: 0
     /// newly unmatched: 0
@@ -34,7 +34,7 @@ extension ImpactReport {
             if !group.rules.isEmpty { out += "  rules: " + group.rules.joined(separator: ", ") }
             out += "\n"
             for example in group.examples {
-                out += String(repeating: " ", count: width + 6) + Self.label(example.request) + "\n"
+                out += String(repeating: " ", count: width + 4) + Self.label(example.request) + "\n"
             }
         }
         for (name, tally) in [("newly failing", newlyFailing), ("newly unmatched", newlyUnmatched)] {

@@ -151,7 +151,8 @@ package struct ImpactReport: Sendable {
                 error = nil
             } catch {
                 outcome = Outcome(status: 400, routeID: nil)
-                ruleIDs = []
+                // The rules that rewrote the URL into one that cannot be routed.
+                ruleIDs = (try? ParsedURL.parse(url)).map { resolver.rewriter.rewrite($0, context: context).firedRuleIDs } ?? []
                 body = Array("\(error.code)\u{0}\(error.message)".utf8)
                 resolution = nil
                 self.error = error

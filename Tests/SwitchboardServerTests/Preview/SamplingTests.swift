@@ -16,13 +16,19 @@ struct SamplingTests {
             ("shopapp://product/42?tab=reviews", "shopapp://product/42?tab=reviews"),
             ("https://shop.example.com/search/red%20shoes", "https://shop.example.com/search/red%20shoes"),
             // Campaign tags and click ids lose their values, keeping their shape.
-            ("shopapp://venue/double11?utm_source=Mail&utm_campaign=d11-2026", "shopapp://venue/double11?utm_source=Xxxx&utm_campaign=x00-0000"),
+            (
+                "shopapp://venue/double11?utm_source=Mail&utm_campaign=d11-2026",
+                "shopapp://venue/double11?utm_source=Xxxx&utm_campaign=x00-0000"
+            ),
             ("https://shop.example.com/p?gclid=Cj0KCQ&fbclid=IwAR2&cid=77", "https://shop.example.com/p?gclid=Xx0XXX&fbclid=XxXX0&cid=00"),
             // Keys ending in id, any case.
             ("https://shop.example.com/item.html?ref=mail&id=42", "https://shop.example.com/item.html?ref=mail&id=00"),
             ("shopapp://cart?userId=u-981&device_id=AB12", "shopapp://cart?userId=x-000&device_id=XX00"),
             // Secrets, whatever their case or separator.
-            ("shopapp://login?token=abc.DEF&X-Api-Key=k1&sig=ff&session=s&code=9", "shopapp://login?token=xxx.XXX&X-Api-Key=x0&sig=xx&session=x&code=0"),
+            (
+                "shopapp://login?token=abc.DEF&X-Api-Key=k1&sig=ff&session=s&code=9",
+                "shopapp://login?token=xxx.XXX&X-Api-Key=x0&sig=xx&session=x&code=0"
+            ),
             // Long values and e-mail addresses, whatever their key.
             ("shopapp://share?to=ann%40example.com", "shopapp://share?to=xxx_xxxxxxx.xxx"),
             ("shopapp://share?to=ann@example.com", "shopapp://share?to=xxx@xxxxxxx.xxx"),
