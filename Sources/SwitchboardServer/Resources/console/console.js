@@ -50,6 +50,7 @@ async function show() {
     link.classList.toggle('current', link.dataset.page === name);
   }
   const page = clear(byID('page'));
+  for (const key of Object.keys(page.dataset)) delete page.dataset[key];
   page.dataset.page = name;
   notify('');
   try {

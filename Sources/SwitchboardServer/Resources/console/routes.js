@@ -3,11 +3,10 @@
 import { call } from './api.js';
 import { el, clear, compact, field } from './dom.js';
 
-const pageSize = 50;
-
 export async function render(page, context) {
   const module = el('input', { id: 'routes-module', type: 'search', placeholder: 'every module' });
   const prefix = el('input', { id: 'routes-prefix', type: 'search', placeholder: 'any id' });
+  const size = el('select', { id: 'routes-size' }, [25, 50, 100, 250].map((n) => el('option', { value: String(n), selected: n === 50 }, String(n))));
   const summary = el('p', { id: 'routes-summary', class: 'muted' });
   const body = el('tbody', { id: 'routes-rows' });
   const previous = el('button', { id: 'routes-previous', type: 'button', class: 'quiet', disabled: true }, '← Previous');
@@ -16,7 +15,7 @@ export async function render(page, context) {
   let cursors = ['0'];
 
   async function load() {
-    const query = new URLSearchParams({ limit: String(pageSize), cursor: cursors[cursors.length - 1] });
+    const query = new URLSearchParams({ limit: size.value, cursor: cursors[cursors.length - 1] });
     if (module.value.trim()) query.set('module', module.value.trim());
     if (prefix.value.trim()) query.set('prefix', prefix.value.trim());
     try {
@@ -40,7 +39,8 @@ export async function render(page, context) {
     cursors = ['0'];
     load();
   } },
-  field('Module', module), field('Id starts with', prefix), el('button', { type: 'submit' }, 'Search'));
+  field('Module', module), field('Id starts with', prefix), field('Per page', size), el('button', { type: 'submit' }, 'Search'));
+  size.addEventListener('change', () => { cursors = ['0']; load(); });
   previous.addEventListener('click', () => { cursors.pop(); load(); });
   next.addEventListener('click', () => { cursors.push(next.dataset.cursor); load(); });
 
