@@ -97,7 +97,7 @@ class Console:
 
     def screenshot(self, name):
         if self.screenshots:
-            self.driver.execute_script("window.scrollTo(0, 0)")
+            self.driver.execute_script("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)")
             self.driver.save_screenshot(os.path.join(self.screenshots, f"{name}.png"))
 
     def assert_no_script_ran(self):
@@ -258,6 +258,61 @@ def test_history_diff_and_rollback(console):
     console.wait.until(lambda d: "rollback" in d.find_element(By.CSS_SELECTOR, "#history-rows tr").text)
 
 
+def admin_rule_ids(console):
+    _, _, body = console.http("GET", "/admin/rules")
+    return [rule["id"] for rule in json.loads(body)["rules"] if rule["source"] == "admin"]
+
+
+def preview_and_apply(console, button):
+    """Clicks `button`, waits for the impact preview, applies it and waits for the rules to reload."""
+    driver = console.driver
+    stamp = driver.find_element(By.ID, "page").get_attribute("data-loaded")
+    button.click()
+    console.by_id("preview")
+    console.wait.until(lambda d: d.find_element(By.ID, "preview-host").get_attribute("data-previewed") == "yes")
+    driver.find_element(By.ID, "preview-apply").click()
+    console.notice("Applied")
+    console.wait_loaded(stamp)
+
+
+def test_edit_move_delete_and_time(console):
+    driver = console.driver
+    for rule in [{"id": "sale-a", "match": "^shopapp://sale/a$", "target": "shopapp://venue/a"},
+                 {"id": "sale-b", "match": "^shopapp://sale/b$", "target": "shopapp://venue/b",
+                  "when": {"activeFrom": "2030-01-01T00:00:00Z"}}]:
+        assert console.http("POST", "/admin/rules", rule)[0] == 201
+    console.open_page("rules")
+    console.wait_loaded()
+    # Move sale-b above sale-a.
+    row = driver.find_element(By.CSS_SELECTOR, "#rules-rows tr[data-id='sale-b']")
+    preview_and_apply(console, row.find_element(By.CSS_SELECTOR, "button[title='Move up']"))
+    assert admin_rule_ids(console) == ["sale-b", "sale-a"], admin_rule_ids(console)
+    # Edit sale-a's target: the form keeps the id and the rule's place.
+    driver.find_element(By.CSS_SELECTOR, "button[data-edit='sale-a']").click()
+    console.type_into("rule-target", "shopapp://venue/a2")
+    preview_and_apply(console, driver.find_element(By.ID, "rule-preview"))
+    assert console.resolve("shopapp://sale/a")[1]["rewrittenURL"] == "shopapp://venue/a2"
+    assert admin_rule_ids(console) == ["sale-b", "sale-a"]
+    # A time window: sale-b is not active now, and is at a time given on Try a link.
+    console.open_page("try")
+    console.type_into("try-url", "shopapp://sale/b")
+    driver.find_element(By.ID, "try-go").click()
+    console.by_id("trace-router")
+    assert driver.find_element(By.CSS_SELECTOR, "#trace-rules li[data-rule='sale-b']").get_attribute("data-result") == "conditionFalse"
+    stamp = driver.find_element(By.ID, "page").get_attribute("data-resolved")
+    driver.execute_script("document.getElementById('try-time').value = '2030-06-01T12:00:00'")
+    driver.find_element(By.ID, "try-go").click()
+    console.wait.until(lambda d: d.find_element(By.ID, "page").get_attribute("data-resolved") != stamp)
+    assert driver.find_element(By.CSS_SELECTOR, "#trace-rules li[data-rule='sale-b']").get_attribute("data-result") == "fired"
+    assert "marketing.venue" in driver.find_element(By.ID, "trace-route").text
+    # Delete both.
+    console.open_page("rules")
+    console.wait_loaded()
+    for rule in ["sale-a", "sale-b"]:
+        preview_and_apply(console, driver.find_element(By.CSS_SELECTOR, f"button[data-delete='{rule}']"))
+    assert admin_rule_ids(console) == []
+
+
 def test_status(console):
     console.open_page("status")
     console.wait_loaded()
@@ -324,7 +379,7 @@ def main():
     started = time.monotonic()
     console = Console(arguments.base, token, arguments.screenshots)
     steps = [test_served_with_headers, test_traffic, test_sign_in, test_search_routes, test_try_link, test_degrade_preview_apply,
-             test_history_diff_and_rollback, test_status, test_markup_never_runs, test_sign_out]
+             test_history_diff_and_rollback, test_edit_move_delete_and_time, test_status, test_markup_never_runs, test_sign_out]
     try:
         for step in steps:
             step_started = time.monotonic()

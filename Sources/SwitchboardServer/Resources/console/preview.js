@@ -74,6 +74,8 @@ function draw(box, answer) {
  */
 export async function previewChange(host, change, etag, context, done) {
   clear(host);
+  delete host.dataset.previewed;
+  context.notify('');
   host.hidden = false;
   const box = el('div', { class: 'preview-body' }, el('p', { class: 'muted' }, 'Replaying recent traffic…'));
   const apply = el('button', { id: 'preview-apply', type: 'button', disabled: true }, 'Apply');
