@@ -13,7 +13,7 @@ server=""
 trap '[ -z "$server" ] || kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
 cp -r config "$work/config"
 python3 scripts/loadtest/generate-routes.py "$work/config/routes.d/bulk.json" "$count"
-printf 'console: { enabled: true }\n' >>"$work/config/switchboard.yaml"
+printf 'console: { enabled: true }\nlimits: { max_routes: %d }\n' $((count + 100)) >>"$work/config/switchboard.yaml"
 started=$(date +%s.%N)
 (cd "$work" && SWITCHBOARD_STORE="" SWITCHBOARD_ADMIN_TOKEN=scale exec "$binary" serve --config config \
   --listen 127.0.0.1:0 --drain-seconds 0 >"$work/server.log" 2>&1) &
@@ -22,6 +22,7 @@ port=""
 for _ in $(seq 1 3000); do
   port=$(grep 'switchboard listening' "$work/server.log" 2>/dev/null | grep -o 'address=127.0.0.1:[0-9]*' | head -1 | cut -d: -f2) \
     && [ -n "$port" ] && break
+  kill -0 "$server" 2>/dev/null || break
   sleep 0.1
 done
 [ -n "$port" ] || { cat "$work/server.log" >&2; echo "console-test-scale: the server did not start" >&2; exit 1; }

@@ -27,6 +27,20 @@ extension IntegrationTests {
             }
         }
 
+        @Test("a reload turns the console on and off")
+        func reloadTurnsItOnAndOff() async throws {
+            let server = try await Self.server(settings: "")
+            let client = try server.client()
+            #expect(try client.request("GET", "/console").status == 404)
+            let settings = try server.config.read("switchboard.yaml")
+            try server.config.write("switchboard.yaml", settings + Self.enabled)
+            #expect(try client.admin("POST", "/admin/reload").status == 200)
+            #expect(try client.request("GET", "/console").status == 200)
+            try server.config.write("switchboard.yaml", settings)
+            #expect(try client.admin("POST", "/admin/reload").status == 200)
+            #expect(try client.request("GET", "/console").status == 404)
+        }
+
         @Test("the page and each file with its content type, a strict CSP, nosniff and no framing")
         func servesFilesWithSecurityHeaders() async throws {
             let server = try await Self.server()
