@@ -8,8 +8,8 @@ import { el, clear, badge, facts } from './dom.js';
 export function outcome(side) {
   if (!side) return 'nothing';
   if (side.route) return side.route;
-  if (side.status === 404 || side.status === 'unmatched') return 'no route';
-  return String(side.status);
+  if (side.status === 404) return 'no route';
+  return `error (${side.status})`;
 }
 
 /** A resolve body in a few words. */
