@@ -24,77 +24,112 @@ package struct SampleRedaction: Sendable {
 
     /// - Parameter keepQueryValues: the keys whose values are kept (`traffic_sample.keep_query_values`).
     package init(keepQueryValues: [String] = []) {
-        keptKeys = Set(keepQueryValues.map(Self.normalized))
+        keptKeys = Set(keepQueryValues.map { Self.normalized($0.utf8) })
     }
 
-    /// `url` as the sample keeps it.
+    /// Bytes of the URL being redacted.
+    private typealias Bytes = Slice<UnsafeBufferPointer<UInt8>>
+
+    /// `url` as the sample keeps it. Works on the UTF-8 bytes: this runs on the request's
+    /// thread for every request the sample takes.
     package func redact(_ url: String) -> String {
-        var rest = Substring(url)
-        var fragment: Substring?
-        if let hash = rest.firstIndex(of: "#") {
-            fragment = rest[rest.index(after: hash)...]
-            rest = rest[..<hash]
+        var url = url
+        return url.withUTF8 { buffer in
+            let bytes = buffer[...]
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count)
+            let hash = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
+            let question = bytes[..<hash].firstIndex(of: UInt8(ascii: "?")) ?? hash
+            Self.appendWithoutUserInfo(bytes[..<question], to: &out)
+            if question < hash {
+                out.append(UInt8(ascii: "?"))
+                appendPairs(bytes[(question + 1)..<hash], to: &out)
+            }
+            if hash < bytes.endIndex {
+                out.append(UInt8(ascii: "#"))
+                appendPairs(bytes[(hash + 1)...], to: &out)
+            }
+            return String(decoding: out, as: UTF8.self)
         }
-        var query: Substring?
-        if let question = rest.firstIndex(of: "?") {
-            query = rest[rest.index(after: question)...]
-            rest = rest[..<question]
-        }
-        var out = Self.withoutUserInfo(rest)
-        if let query {
-            out += "?"
-            redactPairs(query, into: &out)
-        }
-        if let fragment {
-            out += "#"
-            redactPairs(fragment, into: &out)
-        }
-        return out
     }
 
     /// Appends the `&`-separated `key=value` pairs of `text`, each value kept or replaced.
-    private func redactPairs(_ text: Substring, into out: inout String) {
-        var first = true
-        for pair in text.split(separator: "&", omittingEmptySubsequences: false) {
-            if !first { out += "&" }
-            first = false
-            guard let equals = pair.firstIndex(of: "=") else {
+    private func appendPairs(_ text: Bytes, to out: inout [UInt8]) {
+        var start = text.startIndex
+        while true {
+            let ampersand = text[start...].firstIndex(of: UInt8(ascii: "&")) ?? text.endIndex
+            let pair = text[start..<ampersand]
+            if let equals = pair.firstIndex(of: UInt8(ascii: "=")) {
+                let key = pair[..<equals]
+                let value = pair[(equals + 1)...]
+                out.append(contentsOf: key)
+                out.append(UInt8(ascii: "="))
+                Self.append(value, kept: keeps(value: value, key: key), to: &out)
+            } else {
                 // A bare item (`?debug`, `#section-2`) is a value without a key.
-                out += keeps(value: pair, key: nil) ? String(pair) : Self.shape(pair)
-                continue
+                Self.append(pair, kept: keeps(value: pair, key: nil), to: &out)
             }
-            let key = pair[..<equals]
-            let value = pair[pair.index(after: equals)...]
-            out += key
-            out += "="
-            out += keeps(value: value, key: key) ? String(value) : Self.shape(value)
+            guard ampersand < text.endIndex else { return }
+            out.append(UInt8(ascii: "&"))
+            start = ampersand + 1
         }
     }
 
     /// Whether `value`, sent under `key`, is kept as it is.
-    private func keeps(value: Substring, key: Substring?) -> Bool {
+    private func keeps(value: Bytes, key: Bytes?) -> Bool {
         if value.isEmpty { return true }
         guard let key else { return Self.looksHarmless(value) }
-        if Self.isSecret(key) { return false }
         let normalized = Self.normalized(key)
+        if Self.isSecret(normalized: normalized) { return false }
         if keptKeys.contains(normalized) { return true }
-        return !Self.isIdentifying(key) && Self.looksHarmless(value)
+        return !Self.isIdentifying(normalized: normalized) && Self.looksHarmless(value)
     }
 
-    /// Short, and without an `@`.
-    private static func looksHarmless(_ value: Substring) -> Bool {
-        value.utf8.count <= longestKeptValue && !value.contains("@") && !value.contains("%40")
+    /// Short, and without an `@` (nor `%40`).
+    private static func looksHarmless(_ value: Bytes) -> Bool {
+        guard value.count <= longestKeptValue, !value.contains(UInt8(ascii: "@")) else { return false }
+        var index = value.startIndex
+        while let percent = value[index...].firstIndex(of: UInt8(ascii: "%")) {
+            if value[(percent + 1)...].starts(with: [UInt8(ascii: "4"), UInt8(ascii: "0")]) { return false }
+            index = percent + 1
+        }
+        return true
+    }
+
+    /// Appends `value` as it is, or its shape.
+    private static func append(_ value: Bytes, kept: Bool, to out: inout [UInt8]) {
+        guard !kept else {
+            out.append(contentsOf: value)
+            return
+        }
+        var index = value.startIndex
+        while index < value.endIndex {
+            let byte = value[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): out.append(UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): out.append(UInt8(ascii: "x"))
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): out.append(UInt8(ascii: "X"))
+            case UInt8(ascii: "%"):
+                out.append(UInt8(ascii: "_"))
+                // The two hex digits of the escape go with it.
+                index = min(index + 2, value.endIndex)
+            case 0x80...0xBF:
+                // The rest of a non-ASCII character, whose first byte gave its `_`.
+                continue
+            case 0xC0...:
+                out.append(UInt8(ascii: "_"))
+            default:
+                out.append(byte)
+            }
+        }
     }
 
     /// Whether `key` names a secret whose value is never kept: it contains `token`, `secret`,
     /// `passw`, `signature`, `auth`, `session`, `credential` or `apikey`, or is (or ends in
     /// `_`/`-` and) `key`, `sig`, `code`, `otp`, `pwd`, `hash` or `nonce`. Case is ignored.
     package static func isSecret<Key: StringProtocol>(_ key: Key) -> Bool {
-        let key = normalized(key)
-        let containing = ["token", "secret", "passw", "signature", "auth", "session", "credential", "apikey"]
-        if containing.contains(where: key.contains) { return true }
-        let words = ["key", "sig", "code", "otp", "pwd", "hash", "nonce"]
-        return words.contains { key == $0 || key.hasSuffix("_" + $0) }
+        isSecret(normalized: normalized(key.utf8))
     }
 
     /// Whether `key` identifies a person, a device or a click: `utm_*`, the click ids
@@ -102,48 +137,66 @@ package struct SampleRedaction: Sendable {
     /// `yclid`, `cid`, `clickid`, `mc_eid`), any key ending in `id` (`id`, `uid`,
     /// `user_id`, `deviceId`), `email` and `phone`. Case is ignored.
     package static func isIdentifying<Key: StringProtocol>(_ key: Key) -> Bool {
-        let key = normalized(key)
-        if key.hasPrefix("utm_") || key.hasSuffix("id") { return true }
-        let named: Set<String> = [
-            "gclid", "fbclid", "msclkid", "dclid", "gbraid", "wbraid", "ttclid", "twclid", "yclid", "clickid", "mc_eid",
-            "email", "phone",
-        ]
-        return named.contains(key)
+        isIdentifying(normalized: normalized(key.utf8))
     }
 
-    /// `key` lowercased, with `-` read as `_` (`X-Api-Key` and `x_api_key` are one key).
-    private static func normalized<Key: StringProtocol>(_ key: Key) -> String {
-        String(key.lowercased().map { $0 == "-" ? "_" : $0 })
+    private static let secretParts = ["token", "secret", "passw", "signature", "auth", "session", "credential", "apikey"]
+    private static let secretWords = ["key", "sig", "code", "otp", "pwd", "hash", "nonce"]
+    private static let secretSuffixes = secretWords.map { "_" + $0 }
+    private static let identifyingNames: Set<String> = [
+        "gclid", "fbclid", "msclkid", "dclid", "gbraid", "wbraid", "ttclid", "twclid", "yclid", "clickid", "mc_eid",
+        "email", "phone",
+    ]
+
+    /// ``isSecret(_:)`` of a key already normalized (``normalized(_:)``).
+    private static func isSecret(normalized key: String) -> Bool {
+        secretParts.contains(where: key.contains) || secretWords.contains(key) || secretSuffixes.contains(where: key.hasSuffix)
+    }
+
+    /// ``isIdentifying(_:)`` of a key already normalized (``normalized(_:)``).
+    private static func isIdentifying(normalized key: String) -> Bool {
+        key.hasPrefix("utm_") || key.hasSuffix("id") || identifyingNames.contains(key)
+    }
+
+    /// `key` with ASCII letters lowercased and `-` read as `_` (`X-Api-Key` and `x_api_key`
+    /// are one key).
+    private static func normalized<Key: Collection<UInt8>>(_ key: Key) -> String {
+        String(
+            decoding: key.map { byte in
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte + 32
+                case UInt8(ascii: "-"): UInt8(ascii: "_")
+                default: byte
+                }
+            }, as: UTF8.self)
     }
 
     /// The shape of `value`: digits `0`, letters `x`/`X`, percent escapes and non-ASCII `_`,
     /// other ASCII as it is.
-    package static func shape(_ value: Substring) -> String {
-        var out = String.UnicodeScalarView()
-        var scalars = value.unicodeScalars[...]
-        while let scalar = scalars.popFirst() {
-            switch scalar {
-            case "0"..."9": out.append("0")
-            case "a"..."z": out.append("x")
-            case "A"..."Z": out.append("X")
-            case "%":
-                out.append("_")
-                // The two hex digits of the escape go with it.
-                scalars = scalars.dropFirst(2)
-            default: out.append(scalar.isASCII ? scalar : "_")
-            }
+    package static func shape(_ value: String) -> String {
+        var value = value
+        return value.withUTF8 { buffer in
+            var out: [UInt8] = []
+            append(buffer[...], kept: false, to: &out)
+            return String(decoding: out, as: UTF8.self)
         }
-        return String(out)
     }
 
-    /// `text` (scheme, authority, path) without `user:password@` in its authority.
-    private static func withoutUserInfo(_ text: Substring) -> String {
-        guard let colon = text.firstIndex(of: ":"), text[text.index(after: colon)...].hasPrefix("//") else {
-            return String(text)
+    /// Appends `text` (scheme, authority, path) without `user:password@` in its authority.
+    private static func appendWithoutUserInfo(_ text: Bytes, to out: inout [UInt8]) {
+        guard let colon = text.firstIndex(of: UInt8(ascii: ":")),
+            text[(colon + 1)...].starts(with: [UInt8(ascii: "/"), UInt8(ascii: "/")])
+        else {
+            out.append(contentsOf: text)
+            return
         }
-        let authorityStart = text.index(colon, offsetBy: 3)
-        let authorityEnd = text[authorityStart...].firstIndex(of: "/") ?? text.endIndex
-        guard let at = text[authorityStart..<authorityEnd].lastIndex(of: "@") else { return String(text) }
-        return String(text[..<authorityStart]) + text[text.index(after: at)...]
+        let authorityStart = colon + 3
+        let authorityEnd = text[authorityStart...].firstIndex(of: UInt8(ascii: "/")) ?? text.endIndex
+        guard let at = text[authorityStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) else {
+            out.append(contentsOf: text)
+            return
+        }
+        out.append(contentsOf: text[..<authorityStart])
+        out.append(contentsOf: text[(at + 1)...])
     }
 }

@@ -90,6 +90,11 @@ extension IntegrationTests {
             #expect(!FileManager.default.fileExists(atPath: server.config.stateFile))
             #expect(try Self.resolveSeries(client) == metricsBefore)
             #expect(try client.resolve("shopapp://product/42").json["routeId"] as? String == "product.detail")
+            // If-Match naming the current version is honoured as the write would.
+            let matching = try client.admin(
+                "POST", "/admin/preview", json: Self.preview("POST", "/admin/rules", Self.double11), headers: [("If-Match", #""0""#)])
+            // (The resolve just above was sampled too: one more request changes.)
+            #expect(matching.status == 200 && (matching.json["sample"] as? [String: Any])?["changed"] as? Int == 5)
             // With examples=1, one example per group.
             let one = try client.admin("POST", "/admin/preview?examples=1", json: Self.preview("POST", "/admin/rules", Self.double11))
             #expect(((one.json["groups"] as? [[String: Any]])?.first?["examples"] as? [Any])?.count == 1)
@@ -223,7 +228,7 @@ extension IntegrationTests {
             #expect(refused.status == 403 && refused.errorCode == "admin_disabled", "\(refused.dump)")
         }
 
-        @Test("the sample in /metrics: URLs and bytes; off with urls: 0, and the preview compares nothing")
+        @Test("the sample in /metrics: URLs and bytes within max_bytes; off with urls: 0, and the preview compares nothing")
         func metrics() async throws {
             let server = try await Self.server()
             let client = try server.client()
@@ -233,6 +238,16 @@ extension IntegrationTests {
             #expect(metricValue(text, "switchboard_traffic_sample_urls") == 3)
             #expect(metricValue(text, "switchboard_traffic_sample_bytes") == Double(3 * entry))
             #expect(metricValue(text, "switchboard_traffic_sample_taken_total") == 3)
+
+            // The byte bound holds on a live server: the oldest requests go first.
+            let small = try await Self.server(sample: "{ every: 1, max_bytes: 1024 }")
+            let smallClient = try small.client()
+            for id in 1...30 { #expect(try smallClient.resolve("shopapp://product/\(id)").status == 200) }
+            let smallText = try smallClient.request("GET", "/metrics").text
+            let kept = try #require(metricValue(smallText, "switchboard_traffic_sample_urls"))
+            let used = try #require(metricValue(smallText, "switchboard_traffic_sample_bytes"))
+            #expect(kept > 0 && kept < 30 && used <= 1024, "\(kept) requests, \(used) bytes")
+            #expect(metricValue(smallText, "switchboard_traffic_sample_taken_total") == 30)
 
             let off = try await Self.server(sample: "{ urls: 0 }")
             let offClient = try off.client()

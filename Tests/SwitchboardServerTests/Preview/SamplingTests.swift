@@ -38,6 +38,7 @@ struct SamplingTests {
             ),
             // Non-ASCII text in a redacted value.
             ("shopapp://s?utm_term=%E9%9E%8B", "shopapp://s?utm_term=___"),
+            ("shopapp://s?utm_term=鞋子&q=鞋", "shopapp://s?utm_term=__&q=鞋"),
             // User info goes; fragments are redacted like queries; bare items are values.
             ("https://user:secret@shop.example.com/cart#access_token=abc&x=1", "https://shop.example.com/cart#access_token=xxx&x=1"),
             ("shopapp://help#section-2", "shopapp://help#section-2"),
