@@ -98,7 +98,21 @@ let package = Package(
             ],
             // The OpenAPI document served at /openapi.yaml. The file lives here, inside Sources,
             // so that a build context holding only Sources has it; the root openapi.yaml links here.
-            resources: [.embedInCode("Resources/openapi.yaml")],
+            // The admin console (/console): one embedded file per asset, served from memory.
+            resources: [
+                .embedInCode("Resources/openapi.yaml"),
+                .embedInCode("Resources/console/index.html"),
+                .embedInCode("Resources/console/console.css"),
+                .embedInCode("Resources/console/console.js"),
+                .embedInCode("Resources/console/dom.js"),
+                .embedInCode("Resources/console/api.js"),
+                .embedInCode("Resources/console/routes.js"),
+                .embedInCode("Resources/console/rules.js"),
+                .embedInCode("Resources/console/preview.js"),
+                .embedInCode("Resources/console/try.js"),
+                .embedInCode("Resources/console/history.js"),
+                .embedInCode("Resources/console/status.js"),
+            ],
             swiftSettings: strictSettings
         ),
         .executableTarget(

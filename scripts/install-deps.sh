@@ -6,8 +6,9 @@ set -euo pipefail
 # kotlin: kotlinc, which compiles the output of `codegen kotlin` in its test (about 90 MB to download, 360 MB
 # installed, 20 s; it runs on the JDK that Debian's package depends on).
 # debootstrap: the Debian root of scripts/container-replay.sh. python3-venv: scripts/python-tools.sh
-# (where python3 is Debian's own).
-packages=(pkg-config libpcre2-dev libmicrohttpd-dev libpq-dev postgresql curl kotlin debootstrap)
+# (where python3 is Debian's own). chromium, chromium-driver: the headless browser the console's test drives
+# (scripts/console-test.sh, through Selenium).
+packages=(pkg-config libpcre2-dev libmicrohttpd-dev libpq-dev postgresql curl kotlin debootstrap chromium chromium-driver)
 python3 -c 'import venv, ensurepip' 2>/dev/null || packages+=(python3-venv)
 missing=()
 for package in "${packages[@]}"; do

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: installs system libraries if missing, checks formatting, validates openapi.yaml, builds,
 # starts a throwaway PostgreSQL cluster for the replica tests (scripts/pg-test-cluster.sh), runs `swift test`, then
-# checks a live server's /metrics with prometheus-client (scripts/check-metrics.sh), and, as root, replays the
+# checks a live server's /metrics with prometheus-client (scripts/check-metrics.sh), drives the console in headless
+# Chromium (scripts/console-test.sh), and, as root, replays the
 # Dockerfile without Docker (scripts/container-replay.sh; SWITCHBOARD_SKIP_REPLAY=1 skips it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +28,8 @@ export SWITCHBOARD_TEST_POSTGRES_CLUSTER="$cluster"
 swift test --skip-build "$@"
 # The metrics of a live server through prometheus-client's parser, and the dashboard's queries against them.
 SWITCHBOARD_DASHBOARD=deploy/grafana/switchboard-dashboard.json scripts/check-metrics.sh
+# The admin console in headless Chromium through Selenium: the Double 11 story and markup that must not run.
+scripts/console-test.sh
 if [ -n "$replay" ]; then
   wait "$rootfs_job" || { cat "$replay" >&2; exit 1; }
   rm -f "$replay"

@@ -283,18 +283,19 @@ struct AdminEndpoints: Sendable {
 
     static func etag(_ version: Int) -> String { "\"\(version)\"" }
 
-    private static func versioned(_ version: Int, _ body: JSONValue) -> HTTPResponse {
+    static func versioned(_ version: Int, _ body: JSONValue) -> HTTPResponse {
         .json(body.jsonBytes, headers: [("ETag", etag(version))])
     }
 
-    private static func json(_ rule: RewriteRule, source: String) -> JSONValue {
+    /// A rule as listed: the stored shape, with its `source`.
+    static func json(_ rule: RewriteRule, source: String) -> JSONValue {
         guard case .object(var members) = rule.fileJSON else { return rule.fileJSON }
         members.append(("source", .string(source)))
         return .object(members)
     }
 
     /// A route as listed: the stored shape, with `params` always present.
-    private static func json(_ route: AdminRoute) -> JSONValue {
+    static func json(_ route: AdminRoute) -> JSONValue {
         guard case .object(var members) = route.fileJSON else { return route.fileJSON }
         if !members.contains(where: { $0.key == "params" }), let target = members.firstIndex(where: { $0.key == "target" }) {
             members.insert(("params", .object([])), at: target + 1)

@@ -3,8 +3,8 @@ import SwitchboardHTTP
 import SwitchboardStore
 
 /// `GET /admin/table[?module=M][&prefix=P][&limit=N][&cursor=C]`: the full routing table,
-/// config and admin routes, with module, patterns, target, web URL and source, a page at a
-/// time (it works at a million routes: a page costs its own size).
+/// config and admin routes, with module, patterns, target, web URL, source and hits, a page
+/// at a time (it works at a million routes: a page costs its own size).
 struct AdminTableEndpoint: Sendable {
     /// The most rows a page may ask for.
     static let maximumLimit = 1_000
@@ -20,13 +20,21 @@ struct AdminTableEndpoint: Sendable {
             module: request.queryValue("module").flatMap { $0.isEmpty ? nil : $0 },
             idPrefix: request.queryValue("prefix").flatMap { $0.isEmpty ? nil : $0 })
         let page = snapshot.tablePage(filter: filter, start: cursor, limit: limit)
+        let hits = context.metrics.routeHits(page.rows.map(\.route.id))
         var members: [(key: String, value: JSONValue)] = [
             ("version", .number(Double(snapshot.admin.version))),
             ("total", .number(Double(snapshot.resolver.router.routes.count))),
-            ("routes", .array(page.rows.map(\.json))),
+            ("routes", .array(zip(page.rows, hits).map { Self.json($0, hits: $1) })),
         ]
         if let next = page.next { members.append(("next", .string(String(next)))) }
         return .json(JSONValue.object(members).jsonBytes, headers: [("ETag", AdminEndpoints.etag(snapshot.admin.version))])
+    }
+
+    /// A row as listed: the route, then `hits`, the resolutions that matched it since the start.
+    private static func json(_ row: Snapshot.TableRow, hits: Int) -> JSONValue {
+        guard case .object(var members) = row.json else { return row.json }
+        members.append(("hits", .number(Double(hits))))
+        return .object(members)
     }
 
     /// A whole-number query parameter within `range`.

@@ -58,11 +58,15 @@ package struct SwitchboardAPI: Sendable {
         table.add("PUT", "/admin/routes/{id}", Endpoint("admin", access: .admin(.write), handle: admin.replaceRoute))
         table.add("DELETE", "/admin/routes/{id}", Endpoint("admin", access: .admin(.write), handle: admin.deleteRoute))
         table.add("GET", "/admin/history", Endpoint("admin", access: .admin(.read), handle: admin.history))
+        table.add("GET", "/admin/history/{id}", Endpoint("admin", access: .admin(.read), handle: admin.versionState))
         table.add("POST", "/admin/rollback", Endpoint("admin", access: .admin(.write), handle: admin.rollback))
         table.add("POST", "/admin/reload", Endpoint("admin", access: .admin(.write), handle: admin.reload))
         table.add("POST", "/admin/preview", Endpoint("admin", access: .admin(.read), handle: PreviewEndpoint(context: context).post))
         table.add("GET", "/admin/status", Endpoint("admin", access: .admin(.read)) { admin.status($0) })
         table.add("GET", "/admin/table", Endpoint("admin", access: .admin(.read), handle: AdminTableEndpoint(context: context).list))
+        let console = ConsoleEndpoint(context: context)
+        table.add("GET", "/console", Endpoint("console", handle: console.page))
+        table.add("GET", "/console/{id}", Endpoint("console", handle: console.file))
         self.table = table
     }
 

@@ -62,6 +62,8 @@ package struct ServerSettings: Sendable, Hashable, Codable {
     /// Routes with a `switchboard_route_hits_total` series of their own (the others are
     /// summed under `route="_other"`), so that a million routes cannot make a million series.
     package var metricsRouteSeries: Int = 100
+    /// The admin console at `/console`; off unless enabled.
+    package var console: ConsoleSettings = ConsoleSettings()
     /// The recent requests kept for `POST /admin/preview` (README "Traffic sample").
     package var trafficSample = TrafficSampleSettings()
 
@@ -139,6 +141,7 @@ package struct ServerSettings: Sendable, Hashable, Codable {
         case accessLogQuery = "access_log_query"
         case logFormat = "log_format"
         case corsAllowedOrigins = "cors_allowed_origins"
+        case console
         case trafficSample = "traffic_sample"
     }
 
@@ -208,6 +211,7 @@ package struct ServerSettings: Sendable, Hashable, Codable {
             throw DecodingError.dataCorruptedError(
                 forKey: .metricsRouteSeries, in: container, debugDescription: "'metrics_route_series' must be between 0 and 10000")
         }
+        console = try container.decodeIfPresent(ConsoleSettings.self, forKey: .console) ?? ConsoleSettings()
         trafficSample = try container.decodeIfPresent(TrafficSampleSettings.self, forKey: .trafficSample) ?? TrafficSampleSettings()
         for scheme in schemes where scheme == "http" || scheme == "https" {
             throw DecodingError.dataCorruptedError(

@@ -180,6 +180,18 @@ package final class Metrics: Sendable {
         }
     }
 
+    /// How many resolutions matched each of `routeIDs` since the start, summed over the shards
+    /// (`GET /admin/table`): it costs the number of ids, whatever the number of routes.
+    package func routeHits(_ routeIDs: [String]) -> [Int] {
+        var hits = [Int](repeating: 0, count: routeIDs.count)
+        for shard in shards {
+            shard.counters.withLock { state in
+                for (index, id) in routeIDs.enumerated() { hits[index] += state.routeHits[id] ?? 0 }
+            }
+        }
+        return hits
+    }
+
     /// Records a reload attempt and how long it took.
     package func recordReload(succeeded: Bool, seconds: Double) {
         service.withLock { state in

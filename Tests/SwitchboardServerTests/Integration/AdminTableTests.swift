@@ -41,6 +41,18 @@ extension IntegrationTests {
             #expect(rows.last?["web"] as? String == "https://m.shop.example.com/pushed/:id")
         }
 
+        @Test("each row counts the resolutions that matched its route")
+        func hits() async throws {
+            let server = try await InProcessServer(config: .demo())
+            let client = try server.client()
+            for _ in 0..<3 { #expect(try client.resolve("shopapp://product/12").status == 200) }
+            #expect(try client.request("GET", "/open?url=" + HTTPTestClient.queryValue("shopapp://product/13")).status != 0)
+            let rows = try Self.allRows(client, query: "&module=product", limit: 50)
+            let detail = try #require(rows.first { $0["id"] as? String == "product.detail" })
+            #expect(detail["hits"] as? Int == 4, "\(detail)")
+            #expect(rows.filter { $0["id"] as? String != "product.detail" }.allSatisfy { $0["hits"] as? Int == 0 })
+        }
+
         @Test("module and id prefix filter the rows; a bad limit or cursor is a 400")
         func filters() async throws {
             let server = try await InProcessServer(config: .demo())

@@ -15,7 +15,7 @@ extension IntegrationTests {
         static let serverPaths = [
             "/resolve", "/healthz", "/livez", "/readyz", "/metrics", "/openapi.yaml", "/admin/rules", "/admin/rules/{id}",
             "/admin/routes", "/admin/routes/{id}", "/admin/reload", "/admin/status", "/admin/table", "/admin/history",
-            "/admin/rollback", "/admin/preview", "/open",
+            "/admin/rollback", "/admin/preview", "/open", "/admin/history/{id}", "/console", "/console/{id}",
             "/.well-known/apple-app-site-association",
             "/.well-known/assetlinks.json",
         ]
@@ -152,6 +152,26 @@ extension IntegrationTests {
 
             ("GET /admin/history", 200, { c, _ in try c.admin("GET", "/admin/history?limit=5") }),
             ("GET /admin/history", 400, { c, _ in try c.admin("GET", "/admin/history?limit=none") }),
+            ("GET /admin/history/{id}", 200, { c, _ in try c.admin("GET", "/admin/history/1") }),
+            ("GET /admin/history/{id}", 400, { c, _ in try c.admin("GET", "/admin/history/one") }),
+            ("GET /admin/history/{id}", 404, { c, _ in try c.admin("GET", "/admin/history/9999") }),
+            ("GET /console", 200, { c, _ in try c.request("GET", "/console") }),
+            ("GET /console/{id}", 200, { c, _ in try c.request("GET", "/console/console.js") }),
+            ("GET /console/{id}", 200, { c, _ in try c.request("GET", "/console/console.css") }),
+            ("GET /console/{id}", 404, { c, _ in try c.request("GET", "/console/none.js") }),
+            (
+                "GET /console", 404,
+                { c, config in
+                    let settings = try config.read("switchboard.yaml")
+                    try config.write("switchboard.yaml", settings.replacingOccurrences(of: "console: { enabled: true }", with: ""))
+                    defer { try? config.write("switchboard.yaml", settings) }
+                    _ = try c.admin("POST", "/admin/reload")
+                    let response = try c.request("GET", "/console")
+                    try config.write("switchboard.yaml", settings)
+                    _ = try c.admin("POST", "/admin/reload")
+                    return response
+                }
+            ),
             ("GET /admin/table", 200, { c, _ in try c.admin("GET", "/admin/table?module=product&limit=2") }),
             ("GET /admin/table", 400, { c, _ in try c.admin("GET", "/admin/table?limit=0") }),
             (
@@ -219,11 +239,12 @@ extension IntegrationTests {
             ("GET /admin/status", 200, { c, _ in try c.admin("GET", "/admin/status") }),
         ]
 
-        /// Documented statuses the steps do not produce: 401 and 403 have their own test; a
-        /// failed fsync (503) cannot be caused from here; `/readyz`'s 503 is the drain test's
-        /// (`DrainTests`).
+        /// Documented statuses the steps do not produce: 401 and 403 have their own test (the
+        /// console's 403 is `ConsoleTests`'); a failed fsync (503) cannot be caused from here;
+        /// `/readyz`'s 503 is the drain test's (`DrainTests`).
         static func exercisedElsewhere(_ operation: String, _ status: String) -> Bool {
             status == "503" || (operation.contains(" /admin/") && (status == "401" || status == "403"))
+                || (operation.contains(" /console") && status == "403")
         }
 
         /// A CORS preflight from an allowed origin.
@@ -333,6 +354,7 @@ extension IntegrationTests {
             try config.writeSettings(
                 try config.read("switchboard.yaml") + "limits: { max_admin_rules: 2, max_routes: 37 }\n"
                     + "redirect_allow: [m.shop.example.com]\ncors_allowed_origins: [\"https://m.shop.example.com\"]\n"
+                    + "console: { enabled: true }\n"
                     + "apps: { ios: [{appID: TEAM123456.com.example.shop}], android: [{package: com.example.shop, sha256: ['"
                     + (0..<32).map { _ in "AB" }.joined(separator: ":") + "']}] }\n")
             let server = try await InProcessServer(config: config)
