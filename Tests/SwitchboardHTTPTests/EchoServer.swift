@@ -18,8 +18,8 @@ struct EchoedRequest: Codable {
 
 /// A server on 127.0.0.1, port 0, whose handler echoes the request as JSON.
 ///
-/// `GET /slow` sleeps for `slowDelay` before echoing (for shutdown tests); `/bad-header`
-/// returns a response with a header value containing CR LF.
+/// `GET /slow` waits for `slowDelay`, or until ``releaseSlowRequests()``, before echoing (for
+/// shutdown tests); `/bad-header` returns a response with a header value containing CR LF.
 final class EchoServer: Sendable {
     let server: HTTPServer
     let logs: CollectingLogHandler.Store
@@ -56,6 +56,23 @@ final class EchoServer: Sendable {
     /// `/slow` requests that have entered the handler.
     var slowRequestsStarted: Int { slowCounter.value.load(ordering: .acquiring) }
 
+    /// Lets every `/slow` request waiting in the handler, and every later one, answer at once.
+    func releaseSlowRequests() {
+        slowCounter.released.store(true, ordering: .releasing)
+    }
+
+    /// Waits (blocking the thread) until the server has logged `message`, or `timeout` has
+    /// passed; `true` when it has.
+    func waitForLog(_ message: String, timeout: Duration = .seconds(30)) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while clock.now < deadline {
+            if logs.all.contains(where: { $0.message == message }) { return true }
+            _ = usleep(2_000)
+        }
+        return false
+    }
+
     deinit {
         server.stopNow()
     }
@@ -67,13 +84,17 @@ final class EchoServer: Sendable {
 
     final class SlowCounter: Sendable {
         let value = Atomic<Int>(0)
+        let released = Atomic<Bool>(false)
     }
 
     static func respond(to request: HTTPRequest, slowDelay: Duration, counter: SlowCounter) -> HTTPResponse {
         if request.path == "/slow" {
             counter.value.add(1, ordering: .releasing)
-            Thread.sleep(
-                forTimeInterval: Double(slowDelay.components.seconds) + Double(slowDelay.components.attoseconds) / 1e18)
+            let clock = ContinuousClock()
+            let deadline = clock.now.advanced(by: slowDelay)
+            while clock.now < deadline, !counter.released.load(ordering: .acquiring) {
+                _ = usleep(2_000)
+            }
         }
         if request.path == "/bad-header" {
             return HTTPResponse(status: 200, headers: [("X-Evil", "a\r\nSet-Cookie: x=1")], body: [])

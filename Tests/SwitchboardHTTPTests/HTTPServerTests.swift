@@ -362,9 +362,10 @@ struct HTTPServerTests {
 
     @Test("as a service, the server drains when its group shuts down gracefully, at once when idle")
     func serviceGroupShutdown() async throws {
-        // The slow request outlasts the time the group's actor may wait for a thread of the
-        // cooperative pool on a loaded machine; the grace period is far longer than both.
-        let echo = try EchoServer(configure: { $0.shutdownGrace = .seconds(60) }, slowDelay: .seconds(5))
+        // The slow request is answered only once the server has begun to drain (however long
+        // the group's actor waits for a thread of the cooperative pool on a loaded machine), so
+        // its answer must close the connection; the grace period is far longer.
+        let echo = try EchoServer(configure: { $0.shutdownGrace = .seconds(60) }, slowDelay: .seconds(40))
         let (logger, _) = CollectingLogHandler.logger()
         let group = ServiceGroup(services: [echo.server], logger: logger)
         // On an executor of its own: this test blocks its own executor, and other suites may
@@ -378,6 +379,8 @@ struct HTTPServerTests {
         let clock = ContinuousClock()
         let started = clock.now
         await group.triggerGracefulShutdown()
+        #expect(echo.waitForLog("HTTP server shutting down"))
+        echo.releaseSlowRequests()
         let response = try client.readResponse()
         #expect(response.status == 200)
         #expect(response.header("Connection")?.lowercased() == "close")

@@ -135,10 +135,11 @@ package final class HTTPServer: Service, Sendable {
             await stopped.wait()
             return
         }
+        daemon.stopAccepting()
+        // Logged once draining has begun: every answer from here on closes its connection.
         logger.info(
             "HTTP server shutting down",
             metadata: ["inFlight": "\(daemon.inFlightRequests)", "grace": "\(grace)"])
-        daemon.stopAccepting()
         let drained = await daemon.context.waitUntilIdle(timeout: grace)
         if !drained {
             logger.warning(

@@ -58,7 +58,9 @@ final class InProcessServer: Sendable {
             pollInterval: pollInterval, storeProbeInterval: storeProbeInterval, signals: nil, logger: logger)
         self.application = application
         task = Task { try await application.run() }
-        let started = try await eventually(timeout: .seconds(10)) {
+        // Generous: a start waits for threads of the cooperative pool, which other suites
+        // running in parallel can hold for many seconds on a loaded machine.
+        let started = try await eventually(timeout: .seconds(30)) {
             logs.all.contains { $0.message == "switchboard listening" }
         }
         guard started, application.server.boundPort != 0 else {
