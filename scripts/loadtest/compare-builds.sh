@@ -40,15 +40,7 @@ fi
 source scripts/loadtest/lib.sh
 loadtest_need_tools
 
-work=$(mktemp -d)
-cleanup() {
-  local pids; pids=$(jobs -p)
-  loadtest_stop_nginx "$work"
-  [ -n "$pids" ] && { kill $pids 2>/dev/null; wait $pids 2>/dev/null; }
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+loadtest_make_workdir
 
 # One server per (build, cache): the same config directory, each with a data_dir of its own.
 declare -A bin port pid

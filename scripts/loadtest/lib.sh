@@ -73,3 +73,19 @@ loadtest_wrk_figures() {
   timeouts=$(awk '/Socket errors/ { gsub(/,/, ""); print $10 }' <<<"$out")
   echo "${rps:-0} $p50 $p99 ${requests:-0} ${non2xx:-0} ${errors:-0} ${timeouts:-0}"
 }
+
+# loadtest_make_workdir: sets $work to a new scratch folder, removed at exit together with every
+# background job of the script and the nginx it may have started there.
+loadtest_make_workdir() {
+  work=$(mktemp -d)
+  trap loadtest_cleanup EXIT
+  trap 'exit 130' INT TERM
+}
+
+loadtest_cleanup() {
+  local pids
+  pids=$(jobs -p)
+  loadtest_stop_nginx "$work"
+  [ -n "$pids" ] && { kill $pids 2>/dev/null; wait $pids 2>/dev/null; }
+  rm -rf "$work"
+}

@@ -21,14 +21,7 @@ PORT=${PORT:-28530}
 
 loadtest_need_tools
 [ -n "${BIN_PREBUILT:-}" ] || [ "$BIN" != .build/release/switchboard ] || swift build -c release --product switchboard >/dev/null
-work=$(mktemp -d)
-cleanup() {
-  local pids; pids=$(jobs -p)
-  [ -n "$pids" ] && { kill $pids 2>/dev/null; wait $pids 2>/dev/null; }
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+loadtest_make_workdir
 
 python3 scripts/loadtest/generate-production.py "$work/config" "$work/urls.txt"
 sed -i "s#^data_dir:.*#data_dir: $work/data#" "$work/config/switchboard.yaml"

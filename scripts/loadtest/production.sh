@@ -37,15 +37,7 @@ loadtest_need_tools
 [ -n "${BIN_PREBUILT:-}" ] || [ "$BIN" != .build/release/switchboard ] || swift build -c release --product switchboard >/dev/null
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 
-work=$(mktemp -d)
-cleanup() {
-  local pids; pids=$(jobs -p)
-  loadtest_stop_nginx "$work"
-  [ -n "$pids" ] && { kill $pids 2>/dev/null; wait $pids 2>/dev/null; }
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+loadtest_make_workdir
 
 python3 scripts/loadtest/generate-production.py "$work/config" "$work/urls.txt" "$URL_COUNT"
 cat >>"$work/config/switchboard.yaml" <<YAML

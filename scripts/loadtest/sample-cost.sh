@@ -19,13 +19,8 @@ ROUNDS=${ROUNDS:-5}
 CONNECTIONS=${CONNECTIONS:-64}
 PORT_BASE=${PORT_BASE:-18560}
 command -v wrk >/dev/null || { echo "sample-cost: wrk is needed" >&2; exit 2; }
-work=$(mktemp -d)
-cleanup() {
-  local pids; pids=$(jobs -p)
-  [ -n "$pids" ] && { kill $pids 2>/dev/null; wait $pids 2>/dev/null; }
-  rm -rf "$work"
-}
-trap cleanup EXIT
+source scripts/loadtest/lib.sh
+loadtest_make_workdir
 
 names=(off every16 every1)
 declare -A setting port pid
