@@ -17,11 +17,7 @@ struct CompiledRuleReuse {
     init(old: [RewriteRule], new: [RewriteRule]) {
         oldCount = old.count
         newCount = new.count
-        let shorter = min(old.count, new.count)
-        var prefix = 0
-        while prefix < shorter, old[prefix] == new[prefix] { prefix += 1 }
-        var suffix = 0
-        while suffix < shorter - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
+        let (prefix, suffix) = old.commonEnds(with: new)
         self.prefix = prefix
         self.suffix = suffix
         var middle: [RewriteRule: Int] = [:]

@@ -31,12 +31,7 @@ struct CandidateSnapshot {
     /// - Throws: ``APIError`` (`422 invalid_config` with every issue), as the reload answers.
     static func reload(configDirectory: String, running: Snapshot) throws(APIError) -> CandidateSnapshot {
         do throws(ConfigIssues) {
-            let loading = try ConfigDirectory.startLoading(from: configDirectory, chunkSize: Reloader.routeChunkSize) {
-                definition, module in definition.route(module: module)
-            }
-            let built = try Snapshot.build(
-                loading: loading, admin: running.admin, expectedRouteCount: running.configRouteCount,
-                previousRewriter: running.resolver.rewriter)
+            let built = try Reloader.build(from: configDirectory, running: running)
             return CandidateSnapshot(
                 running: running, candidate: built.snapshot,
                 change: ChangeSummary(from: running.resolver, to: built.snapshot.resolver))

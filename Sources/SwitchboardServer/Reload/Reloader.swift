@@ -24,7 +24,7 @@ package final class Reloader: Sendable {
     private let startSettings: ServerSettings
     /// How many routes a reload's decoding threads hand over at a time: small enough that
     /// registering starts early, large enough that handing over costs nothing.
-    static let routeChunkSize = 2048
+    private static let routeChunkSize = 2048
 
     package init(
         configDirectory: String, holder: SnapshotHolder, metrics: Metrics, reclaimer: MemoryReclaimer,
@@ -49,6 +49,23 @@ package final class Reloader: Sendable {
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
+    /// The snapshot the config directory on disk builds with `running`'s admin state, taking
+    /// `running`'s unchanged compiled rules: what a reload swaps in, and what a previewed
+    /// reload compares against. Nothing is swapped or recorded here.
+    /// - Returns: the snapshot, and what building needed and serving does not (to be freed off
+    ///   the caller's critical path).
+    /// - Throws: ``ConfigIssues``, every issue of the directory.
+    static func build(from configDirectory: String, running: Snapshot) throws(ConfigIssues) -> (
+        snapshot: Snapshot, leftovers: any Sendable
+    ) {
+        let loading = try ConfigDirectory.startLoading(from: configDirectory, chunkSize: routeChunkSize) {
+            definition, module in definition.route(module: module)
+        }
+        return try Snapshot.build(
+            loading: loading, admin: running.admin, expectedRouteCount: running.configRouteCount,
+            previousRewriter: running.resolver.rewriter)
+    }
+
     /// Re-reads the config directory and swaps in the new snapshot; on any problem keeps the
     /// running snapshot and reports every issue. The logged duration ends when the new
     /// snapshot serves; the previous snapshot and the builder's tables are freed after, on the
@@ -66,12 +83,7 @@ package final class Reloader: Sendable {
         var leftovers: (any Sendable)?
         var (result, replaced) = holder.update { (running) -> (next: Snapshot?, result: Result<Snapshot, ConfigIssues>) in
             do throws(ConfigIssues) {
-                let loading = try ConfigDirectory.startLoading(from: configDirectory, chunkSize: Self.routeChunkSize) {
-                    definition, module in definition.route(module: module)
-                }
-                let built = try Snapshot.build(
-                    loading: loading, admin: running.admin, expectedRouteCount: running.configRouteCount,
-                    previousRewriter: running.resolver.rewriter)
+                let built = try Self.build(from: configDirectory, running: running)
                 leftovers = built.leftovers
                 adminTokens?.refresh(settings: built.snapshot.config.settings, logger: logger)
                 metrics.recordSnapshot(built.snapshot)

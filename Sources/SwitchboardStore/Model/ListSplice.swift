@@ -1,3 +1,5 @@
+import SwitchboardCore
+
 /// How one list became another, as one splice: `removed` (the items at `offset` in the list
 /// before) was replaced by `inserted`; everything before and after it is unchanged.
 ///
@@ -22,11 +24,7 @@ package struct ListSplice<Item: Hashable & Sendable>: Hashable, Sendable {
     /// The smallest splice that turns `before` into `after`: everything but the longest common
     /// prefix and suffix.
     package init(from before: [Item], to after: [Item]) {
-        let shorter = min(before.count, after.count)
-        var prefix = 0
-        while prefix < shorter, before[prefix] == after[prefix] { prefix += 1 }
-        var suffix = 0
-        while suffix < shorter - prefix, before[before.count - 1 - suffix] == after[after.count - 1 - suffix] { suffix += 1 }
+        let (prefix, suffix) = before.commonEnds(with: after)
         self.init(
             offset: prefix, removed: Array(before[prefix..<(before.count - suffix)]),
             inserted: Array(after[prefix..<(after.count - suffix)]))
