@@ -6,13 +6,10 @@
 # Usage: scripts/check-metrics.sh [BINARY]   (default .build/debug/switchboard)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-repo=$(pwd)
 binary=$(realpath "${1:-.build/debug/switchboard}")
 python=$(scripts/python-tools.sh)
-work=$(mktemp -d "${TMPDIR:-/tmp}/switchboard-metrics.XXXXXX")
-server=""
-trap '[ -z "$server" ] || kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
-cp -r config "$work/config"
+source scripts/lib/demo-server.sh
+demo_server_prepare check-metrics
 printf 'metrics_route_series: 3\n' >>"$work/config/switchboard.yaml"
 # With the test PostgreSQL cluster (scripts/test.sh starts it), the store series are there too.
 store="" optional=()
@@ -23,15 +20,7 @@ if [ -n "${SWITCHBOARD_TEST_POSTGRES:-}" ]; then
 else
   optional=(--optional switchboard_store_)
 fi
-(cd "$work" && SWITCHBOARD_STORE="$store" SWITCHBOARD_ADMIN_TOKEN=metrics exec "$binary" serve --config config --listen 127.0.0.1:0 --drain-seconds 0 \
-  >"$work/server.log" 2>&1) &
-server=$!
-port=""
-for _ in $(seq 1 100); do
-  port=$(grep -o 'address=127.0.0.1:[0-9]*' "$work/server.log" 2>/dev/null | head -1 | cut -d: -f2) && [ -n "$port" ] && break
-  sleep 0.1
-done
-[ -n "$port" ] || { cat "$work/server.log" >&2; echo "check-metrics: the server did not start" >&2; exit 1; }
+demo_server_start "$binary" "$store" metrics
 base="http://127.0.0.1:$port"
 for url in product/1 product/2 cart user/me search/shoes product/3 nowhere; do
   curl -s -o /dev/null "$base/resolve?url=shopapp%3A%2F%2F${url//\//%2F}"

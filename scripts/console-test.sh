@@ -14,21 +14,11 @@ if [ "${1:-}" = "--screenshots" ]; then
 fi
 binary=$(realpath "${1:-.build/debug/switchboard}")
 python=$(scripts/python-tools.sh)
-work=$(mktemp -d "${TMPDIR:-/tmp}/switchboard-console.XXXXXX")
-server=""
-trap '[ -z "$server" ] || kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
-cp -r config "$work/config"
+source scripts/lib/demo-server.sh
+demo_server_prepare console-test
 # Every /resolve is sampled, so that the few the test makes are there to preview against.
 printf 'console: { enabled: true }\ntraffic_sample: { every: 1 }\n' >>"$work/config/switchboard.yaml"
 token="console-test-$$-$RANDOM"
-(cd "$work" && SWITCHBOARD_STORE="" SWITCHBOARD_ADMIN_TOKEN="$token" exec "$binary" serve --config config \
-  --listen 127.0.0.1:0 --drain-seconds 0 >"$work/server.log" 2>&1) &
-server=$!
-port=""
-for _ in $(seq 1 100); do
-  port=$(grep -o 'address=127.0.0.1:[0-9]*' "$work/server.log" 2>/dev/null | head -1 | cut -d: -f2) && [ -n "$port" ] && break
-  sleep 0.1
-done
-[ -n "$port" ] || { cat "$work/server.log" >&2; echo "console-test: the server did not start" >&2; exit 1; }
+demo_server_start "$binary" "" "$token"
 SWITCHBOARD_CONSOLE_TOKEN="$token" "$python" scripts/python/console_test.py "http://127.0.0.1:$port" "${screenshots[@]}" \
   || { echo "console-test: server log:" >&2; tail -n 50 "$work/server.log" >&2; exit 1; }
