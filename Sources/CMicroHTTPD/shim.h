@@ -100,6 +100,23 @@ sb_mhd_option_notify_connection(MHD_NotifyConnectionCallback callback,
     return item;
 }
 
+/**
+ * MHD_OPTION_UNESCAPE_CALLBACK: how MHD decodes the target's path and query
+ * arguments in place; returns the decoded length.
+ */
+typedef size_t (*sb_mhd_unescape_callback)(void *context,
+                                           struct MHD_Connection *connection,
+                                           char *text);
+
+static inline struct MHD_OptionItem
+sb_mhd_option_unescape(sb_mhd_unescape_callback callback, void *context)
+{
+    struct MHD_OptionItem item = {
+        MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t) callback, context
+    };
+    return item;
+}
+
 /** MHD_OPTION_EXTERNAL_LOGGER: MHD's own diagnostics (needs MHD_USE_ERROR_LOG). */
 static inline struct MHD_OptionItem
 sb_mhd_option_logger(MHD_LogCallback callback, void *context)

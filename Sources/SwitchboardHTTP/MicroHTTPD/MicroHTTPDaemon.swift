@@ -78,6 +78,9 @@ final class MicroHTTPDaemon: Sendable {
             sb_mhd_option_uri_log(microHTTPDaemonRequestStarted, contextPointer),
             sb_mhd_option_notify_completed(microHTTPDaemonRequestCompleted, contextPointer),
             sb_mhd_option_notify_connection(microHTTPDaemonConnectionChanged, contextPointer),
+            // The handler reads the raw target from the URI log callback, never MHD's decoded
+            // path or arguments: decoding them on every request would be wasted work.
+            sb_mhd_option_unescape(microHTTPDaemonKeepEscaped, nil),
         ]
         if configuration.threadingMode != .threadPerConnection, configuration.threadPoolSize > 1 {
             options.append(sb_mhd_option_unsigned(.THREAD_POOL_SIZE, UInt32(configuration.threadPoolSize)))
@@ -598,16 +601,22 @@ final class MicroHTTPDaemonContext: Sendable {
     /// A header name must be a token and a value must not contain CR, LF or NUL (a NUL would
     /// silently cut the C string; CR/LF would split the header).
     private static func checkHeader(_ header: HTTPResponse.Header) throws(HTTPServerError) {
-        guard !header.name.isEmpty, header.name.utf8.allSatisfy(isTokenByte) else {
+        guard !header.name.isEmpty, allBytes(of: header.name, satisfy: isTokenByte) else {
             throw HTTPServerError(
                 .responseRejected, "the header name \"\(header.name)\" is not an HTTP token",
                 context: "HTTPResponse.headers", fix: "use letters, digits and -")
         }
-        guard !header.value.utf8.contains(where: { $0 == 0 || $0 == 10 || $0 == 13 }) else {
+        guard allBytes(of: header.value, satisfy: { $0 != 0 && $0 != 10 && $0 != 13 }) else {
             throw HTTPServerError(
                 .responseRejected, "the value of header \"\(header.name)\" contains CR, LF or NUL",
                 context: "HTTPResponse.headers", fix: "remove control characters from the value")
         }
+    }
+
+    /// Whether every UTF-8 byte of `text` passes `test`: a loop over the string's contiguous
+    /// storage when it has one, because every header of every response is checked.
+    private static func allBytes(of text: String, satisfy test: (UInt8) -> Bool) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(test) } ?? text.utf8.allSatisfy(test)
     }
 
     /// `tchar` of RFC 9110 §5.6.2.
@@ -675,6 +684,13 @@ private func microHTTPDaemonAccessHandler(
     return context.handle(
         connection: connection, method: method, version: version, uploadData: uploadData, uploadSize: uploadSize,
         slot: slot)
+}
+
+/// `MHD_OPTION_UNESCAPE_CALLBACK`: leaves the text as it is (its length is unchanged).
+private func microHTTPDaemonKeepEscaped(
+    _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ text: UnsafeMutablePointer<CChar>?
+) -> Int {
+    text.map { strlen($0) } ?? 0
 }
 
 /// `MHD_OPTION_URI_LOG_CALLBACK`: called once per request with the raw target (path and

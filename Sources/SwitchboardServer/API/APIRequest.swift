@@ -16,6 +16,8 @@ struct APIRequest: Sendable {
     let actor: String?
     /// The snapshot this request is answered against, read once when it arrived.
     let snapshot: Snapshot
+    /// Where the endpoint's answer goes in the snapshot's resolve cache, when it may be cached.
+    var cacheKey: ResolveCache.Key? = nil
 
     /// The last value of the query parameter `name`, if any.
     func queryValue(_ name: String) -> String? {

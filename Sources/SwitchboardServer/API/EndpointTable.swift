@@ -77,8 +77,11 @@ struct EndpointTable: Sendable {
             token = presented
         }
         let actor = token?.name
-        if let cached = endpoint.cachedAnswer?(request, snapshot) {
-            return (endpoint.name, cached)
+        var cacheKey: ResolveCache.Key?
+        switch endpoint.cachedAnswer?(request, snapshot) {
+        case .hit(let cached): return (endpoint.name, cached)
+        case .miss(let key): cacheKey = key
+        case nil: break
         }
         do throws(APIError) {
             let query: [QueryItem]
@@ -87,7 +90,8 @@ struct EndpointTable: Sendable {
             } catch {
                 throw APIError.badRequest(endpoint.malformedQueryCode, "the query string is malformed: \(error.description)")
             }
-            let apiRequest = APIRequest(http: request, query: query, pathID: pathID, actor: actor, snapshot: snapshot)
+            let apiRequest = APIRequest(
+                http: request, query: query, pathID: pathID, actor: actor, snapshot: snapshot, cacheKey: cacheKey)
             return (endpoint.name, try endpoint.handle(apiRequest))
         } catch {
             return (endpoint.name, error.response)

@@ -12,25 +12,30 @@ struct ResolveEndpoint: Sendable {
 
     let context: ServerContext
 
-    /// The answer the snapshot's resolve cache keeps for this exact request, if any.
-    func cachedAnswer(_ request: HTTPRequest, snapshot: Snapshot) -> HTTPResponse? {
-        guard let key = snapshot.resolveCache.key(for: request), let cached = snapshot.resolveCache.answer(for: key) else {
-            return nil
-        }
+    /// The answer the snapshot's resolve cache keeps for this exact request, or the key to
+    /// keep a fresh one under.
+    func cachedAnswer(_ request: HTTPRequest, snapshot: Snapshot) -> CacheLookup {
+        guard let key = snapshot.resolveCache.key(for: request) else { return .miss(nil) }
+        guard let cached = snapshot.resolveCache.answer(for: key) else { return .miss(key) }
         context.trafficSample.offer(request)
         context.metrics.recordResolution(
             routeID: cached.routeID, firedRuleIDs: cached.firedRuleIDs, ruleErrors: 0, limitHits: 0, cache: .hit)
         var response = HTTPResponse.json(status: cached.status, cached.body)
         response.reuseSlot = cached.reuseSlot
-        return response
+        return .hit(response)
     }
 
     func get(_ request: APIRequest) throws(APIError) -> HTTPResponse {
         let snapshot = request.snapshot
-        let urls = request.query.filter { $0.name == "url" }
-        guard urls.count == 1, let url = urls.first?.value, !url.isEmpty else {
+        var url: String?
+        var urlCount = 0
+        for item in request.query where item.name == "url" {
+            url = item.value
+            urlCount += 1
+        }
+        guard urlCount == 1, let url, !url.isEmpty else {
             let message =
-                urls.count > 1
+                urlCount > 1
                 ? "give the url parameter once"
                 : "missing url parameter: GET /resolve?url=<percent-encoded URL>"
             throw APIError.badRequest("invalid_url", message)
@@ -41,7 +46,7 @@ struct ResolveEndpoint: Sendable {
             return .json(status: answer.status, answer.body.jsonBytes)
         }
         context.trafficSample.offer(url, requestContext)
-        let cacheKey = snapshot.resolveCache.key(for: request.http)
+        let cacheKey = request.cacheKey
         var writer = JSONWriter(capacity: Self.bodyCapacity)
         let summary: ResolveSummary
         do {

@@ -20,7 +20,7 @@ package struct SampleRedaction: Sendable {
     package static let longestKeptValue = 32
 
     /// The keys of `keep_query_values`, normalized (``normalized(_:)``).
-    private let keptKeys: Set<String>
+    private let keptKeys: Set<[UInt8]>
 
     /// - Parameter keepQueryValues: the keys whose values are kept (`traffic_sample.keep_query_values`).
     package init(keepQueryValues: [String] = []) {
@@ -140,35 +140,44 @@ package struct SampleRedaction: Sendable {
         isIdentifying(normalized: normalized(key.utf8))
     }
 
-    private static let secretParts = ["token", "secret", "passw", "signature", "auth", "session", "credential", "apikey"]
-    private static let secretWords = ["key", "sig", "code", "otp", "pwd", "hash", "nonce"]
-    private static let secretSuffixes = secretWords.map { "_" + $0 }
-    private static let identifyingNames: Set<String> = [
-        "gclid", "fbclid", "msclkid", "dclid", "gbraid", "wbraid", "ttclid", "twclid", "yclid", "clickid", "mc_eid",
-        "email", "phone",
-    ]
+    // The word lists as bytes: keys are compared as bytes, because `String.contains` of a
+    // substring costs microseconds and this runs on a request's thread.
+    private static let secretParts = bytes(["token", "secret", "passw", "signature", "auth", "session", "credential", "apikey"])
+    private static let secretWords = bytes(["key", "sig", "code", "otp", "pwd", "hash", "nonce"])
+    private static let secretSuffixes = secretWords.map { [UInt8(ascii: "_")] + $0 }
+    private static let identifyingNames = Set(
+        bytes([
+            "gclid", "fbclid", "msclkid", "dclid", "gbraid", "wbraid", "ttclid", "twclid", "yclid", "clickid", "mc_eid",
+            "email", "phone",
+        ]))
+    private static let identifyingPrefix = Array("utm_".utf8)
+    private static let identifyingSuffix = Array("id".utf8)
+
+    private static func bytes(_ words: [String]) -> [[UInt8]] {
+        words.map { Array($0.utf8) }
+    }
 
     /// ``isSecret(_:)`` of a key already normalized (``normalized(_:)``).
-    private static func isSecret(normalized key: String) -> Bool {
-        secretParts.contains(where: key.contains) || secretWords.contains(key) || secretSuffixes.contains(where: key.hasSuffix)
+    private static func isSecret(normalized key: [UInt8]) -> Bool {
+        secretParts.contains { key.containsBytes($0) } || secretWords.contains(key)
+            || secretSuffixes.contains { key.hasSuffixBytes($0) }
     }
 
     /// ``isIdentifying(_:)`` of a key already normalized (``normalized(_:)``).
-    private static func isIdentifying(normalized key: String) -> Bool {
-        key.hasPrefix("utm_") || key.hasSuffix("id") || identifyingNames.contains(key)
+    private static func isIdentifying(normalized key: [UInt8]) -> Bool {
+        key.starts(with: identifyingPrefix) || key.hasSuffixBytes(identifyingSuffix) || identifyingNames.contains(key)
     }
 
     /// `key` with ASCII letters lowercased and `-` read as `_` (`X-Api-Key` and `x_api_key`
     /// are one key).
-    private static func normalized<Key: Collection<UInt8>>(_ key: Key) -> String {
-        String(
-            decoding: key.map { byte in
-                switch byte {
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte + 32
-                case UInt8(ascii: "-"): UInt8(ascii: "_")
-                default: byte
-                }
-            }, as: UTF8.self)
+    private static func normalized<Key: Collection<UInt8>>(_ key: Key) -> [UInt8] {
+        key.map { byte in
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte + 32
+            case UInt8(ascii: "-"): UInt8(ascii: "_")
+            default: byte
+            }
+        }
     }
 
     /// The shape of `value`: digits `0`, letters `x`/`X`, percent escapes and non-ASCII `_`,
@@ -198,5 +207,22 @@ package struct SampleRedaction: Sendable {
         }
         out.append(contentsOf: text[..<authorityStart])
         out.append(contentsOf: text[(at + 1)...])
+    }
+}
+
+extension [UInt8] {
+    /// Whether `part` occurs anywhere in these bytes.
+    fileprivate func containsBytes(_ part: [UInt8]) -> Bool {
+        guard part.count <= count else { return false }
+        guard let first = part.first else { return true }
+        for start in 0...(count - part.count) where self[start] == first {
+            if self[start..<(start + part.count)].elementsEqual(part) { return true }
+        }
+        return false
+    }
+
+    /// Whether these bytes end with `suffix`.
+    fileprivate func hasSuffixBytes(_ suffix: [UInt8]) -> Bool {
+        count >= suffix.count && self[(count - suffix.count)...].elementsEqual(suffix)
     }
 }

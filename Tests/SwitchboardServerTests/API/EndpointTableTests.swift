@@ -28,7 +28,9 @@ struct EndpointTableTests {
         table.add("GET", "/fails", Endpoint("fails") { _ throws(APIError) in throw APIError(status: 409, code: "taken", message: "no") })
         table.add(
             "GET", "/cached",
-            Endpoint("cached", cachedAnswer: { request, _ in request.query == "hit" ? .text("from cache") : nil }, handle: record))
+            Endpoint(
+                "cached", cachedAnswer: { request, _ in request.query == "hit" ? .hit(.text("from cache")) : .miss(nil) },
+                handle: record))
         return table
     }
 
