@@ -117,10 +117,16 @@ final class ConnectionRegistry: Sendable {
         self.limits = limits
     }
 
-    /// Monotonic time in nanoseconds.
+    /// Monotonic time in nanoseconds, to the resolution of the kernel's tick (a few
+    /// milliseconds): deadlines are seconds away, and every request reads this clock twice, so
+    /// the coarse clock's cheaper read is the right trade.
     static func now() -> UInt64 {
         var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
+        #if os(Linux)
+            clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
+        #else
+            clock_gettime(CLOCK_MONOTONIC, &time)
+        #endif
         return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
     }
 

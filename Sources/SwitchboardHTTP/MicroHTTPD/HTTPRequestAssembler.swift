@@ -107,8 +107,14 @@ final class HTTPRequestAssembler {
                     message: "the request target contains a space or a control character; percent-encode it")
             }
         }
-        if isHTTP11, !headers.contains(where: { HTTPRequest.fieldNamesEqual($0.name, "Host") }) {
+        let fields = FramingFields(headers)
+        if isHTTP11, !fields.hasHost {
             return HTTPRefusal(status: 400, code: "bad_request", message: "an HTTP/1.1 request needs a Host header")
+        }
+        // Most requests (every GET) have neither field: the full checks only run when needed.
+        guard fields.hasContentLength || fields.hasTransferEncoding else {
+            phase = .receivingBody
+            return nil
         }
         if let refusal = framingRefusal() { return refusal }
         if let announced = contentLength, announced > limits.maxBodySize {
@@ -124,12 +130,54 @@ final class HTTPRequestAssembler {
         return nil
     }
 
+    /// Which of the fields that decide framing a request has, found in one pass.
+    private struct FramingFields {
+        var hasHost = false
+        var hasContentLength = false
+        var hasTransferEncoding = false
+
+        init(_ headers: [HTTPRequest.Header]) {
+            for header in headers {
+                // The names differ in length, so the length picks the one comparison to make.
+                switch header.name.utf8.count {
+                case 4: hasHost = hasHost || HTTPRequest.fieldNamesEqual(header.name, "Host")
+                case 14: hasContentLength = hasContentLength || HTTPRequest.fieldNamesEqual(header.name, "Content-Length")
+                case 17:
+                    hasTransferEncoding =
+                        hasTransferEncoding || HTTPRequest.fieldNamesEqual(header.name, "Transfer-Encoding")
+                default: break
+                }
+            }
+        }
+    }
+
     /// Whether `text` has a byte a request target must not have: a space, a control or DEL.
-    /// Scanned over the contiguous UTF-8 storage, a tight loop, when the string has one.
+    /// Scanned over the contiguous UTF-8 storage eight bytes at a time when the string has
+    /// one: every request's target goes through here.
     static func containsSpaceOrControl(_ text: String) -> Bool {
         func forbidden(_ byte: UInt8) -> Bool { byte <= 0x20 || byte == 0x7F }
-        return text.utf8.withContiguousStorageIfAvailable { bytes in bytes.contains(where: forbidden) }
-            ?? text.utf8.contains(where: forbidden)
+        return text.utf8.withContiguousStorageIfAvailable { bytes in
+            let raw = UnsafeRawBufferPointer(bytes)
+            var offset = 0
+            while offset + 8 <= raw.count {
+                if hasSpaceOrControl(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) { return true }
+                offset += 8
+            }
+            return raw[offset...].contains(where: forbidden)
+        } ?? text.utf8.contains(where: forbidden)
+    }
+
+    /// Whether one of the eight bytes of `word` is at most 0x20 or is 0x7F. The classic
+    /// "has a byte below n" test: a byte under 0x21 borrows into its top bit, and bytes of
+    /// 0x80 and above (UTF-8) are masked out by `~word`; a false report can only come from a
+    /// borrow out of a byte that was itself reported.
+    private static func hasSpaceOrControl(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let below = (word &- ones &* 0x21) & ~word & highs
+        let delete = word ^ (ones &* 0x7F)
+        let isDelete = (delete &- ones) & ~delete & highs
+        return (below | isDelete) != 0
     }
 
     /// Decides what to do with `count` more body bytes.
