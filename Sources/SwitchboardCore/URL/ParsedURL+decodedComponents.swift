@@ -116,11 +116,3 @@ extension ParsedURL {
         return .failure(URLSyntaxError(message: failure.message, byteOffset: range.lowerBound + failure.byteOffset))
     }
 }
-
-extension ParsedURL {
-    /// Decodes a raw query string (without `?`) the way ``queryItems()`` does: split on `&`,
-    /// percent-decoded, `+` meaning a space. Used for HTTP request queries.
-    package static func queryItems(ofRawQuery query: String) throws(URLParseError) -> [QueryItem] {
-        try ParsedURL(uncheckedString: "?" + query, scheme: "", query: query).queryItems()
-    }
-}

@@ -44,4 +44,31 @@ struct QueryItemsTests {
         #expect(error?.message == "invalid UTF-8 after percent-decoding")
         #expect(error?.position == position)
     }
+
+    /// The items of `query` as part of a whole URL, or the error that parse gives: what an
+    /// HTTP request's raw query must decode to.
+    private static func asPartOfURL(_ query: String) -> Result<[QueryItem], URLParseError> {
+        Result { () throws(URLParseError) in
+            try ParsedURL(uncheckedString: "?" + query, scheme: "", query: query).queryItems()
+        }
+    }
+
+    @Test("a raw request query decodes exactly as the query of a URL, errors and their positions included")
+    func rawQueryMatchesURLQuery() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["&", "=", "+", "%", "%2", "%20", "%26", "%3D", "%C3%A9", "%FF", "%C3", "%G1", "a", "url", "é", "商", "x"]
+        for _ in 0..<5_000 {
+            let query = (0..<Int.random(in: 0...12, using: &generator))
+                .map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let raw = Result { () throws(URLParseError) in try ParsedURL.queryItems(ofRawQuery: query) }
+            switch (raw, Self.asPartOfURL(query)) {
+            case (.success(let items), .success(let expected)):
+                #expect(items == expected, "query \(query)")
+            case (.failure(let error), .failure(let expected)):
+                #expect(error.message == expected.message && error.position == expected.position, "query \(query)")
+            default:
+                Issue.record("query \(query): \(raw) against \(Self.asPartOfURL(query))")
+            }
+        }
+    }
 }
