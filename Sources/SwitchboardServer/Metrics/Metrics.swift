@@ -62,8 +62,30 @@ package final class Metrics: Sendable {
         var constraintLimitHits = 0
         var cacheHits = 0
         var cacheMisses = 0
+        /// Where the last request's series are, found again without hashing while requests
+        /// keep coming to the same endpoint with the same status (most do). A dictionary index
+        /// stays valid until a key is inserted, and keys are only inserted by ``count(_:seconds:)``,
+        /// which then takes the indices afresh.
+        private var lastRequest:
+            (key: RequestKey, requests: Dictionary<RequestKey, Int>.Index, latency: Dictionary<String, Histogram>.Index)?
+
+        /// Counts one answered request and its latency.
+        mutating func count(_ key: RequestKey, seconds: Double) {
+            if let last = lastRequest, last.key == key {
+                requests.values[last.requests] += 1
+                latency.values[last.latency].record(seconds, bounds: Metrics.latencyBuckets)
+                return
+            }
+            requests[key, default: 0] += 1
+            latency[key.endpoint, default: Histogram(buckets: Metrics.latencyBuckets.count)]
+                .record(seconds, bounds: Metrics.latencyBuckets)
+            if let requestsIndex = requests.index(forKey: key), let latencyIndex = latency.index(forKey: key.endpoint) {
+                lastRequest = (key, requestsIndex, latencyIndex)
+            }
+        }
 
         mutating func add(_ other: RequestCounters) {
+            lastRequest = nil  // merging may insert keys
             requests.merge(other.requests, uniquingKeysWith: +)
             for (endpoint, histogram) in other.latency {
                 latency[endpoint, default: Histogram(buckets: Metrics.latencyBuckets.count)].add(histogram)
@@ -145,9 +167,7 @@ package final class Metrics: Sendable {
     ///   - seconds: time spent in the handler.
     package func recordRequest(endpoint: String, status: Int, seconds: Double) {
         currentShard.counters.withLock { state in
-            state.requests[RequestKey(endpoint: endpoint, status: status), default: 0] += 1
-            state.latency[endpoint, default: Histogram(buckets: Self.latencyBuckets.count)]
-                .record(seconds, bounds: Self.latencyBuckets)
+            state.count(RequestKey(endpoint: endpoint, status: status), seconds: seconds)
         }
     }
 

@@ -18,6 +18,32 @@ struct MetricsTests {
         #expect(metricValue(text, "switchboard_reload_duration_seconds_count") == 1)
     }
 
+    @Test("runs of one endpoint and status, broken by new series, are all counted, with their latencies")
+    func requestCountsOverChangingSeries() {
+        let metrics = Metrics(shardCount: 1)
+        var generator = SystemRandomNumberGenerator()
+        var expected: [String: Int] = [:]
+        var perEndpoint: [String: Int] = [:]
+        for _ in 0..<3_000 {
+            // Runs of repeats, as real traffic has, then a change (sometimes to a new series).
+            let endpoint = ["resolve", "open", "admin", "e\(Int.random(in: 0..<20, using: &generator))"].randomElement(using: &generator)!
+            let status = [200, 200, 404, 400].randomElement(using: &generator)!
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                metrics.recordRequest(endpoint: endpoint, status: status, seconds: 0.000_003)
+                expected[#"switchboard_http_requests_total{endpoint="\#(endpoint)",status="\#(status)"}"#, default: 0] += 1
+                perEndpoint[endpoint, default: 0] += 1
+            }
+        }
+        let text = metrics.render()
+        for (series, count) in expected {
+            #expect(metricValue(text, series) == Double(count), "\(series)")
+        }
+        for (endpoint, count) in perEndpoint {
+            let series = #"switchboard_http_request_duration_seconds_count{endpoint="\#(endpoint)"}"#
+            #expect(metricValue(text, series) == Double(count), "\(series)")
+        }
+    }
+
     @Test("the version and the process figures are exposed")
     func buildInfoAndProcess() {
         let text = Metrics().render()
