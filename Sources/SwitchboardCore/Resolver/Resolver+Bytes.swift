@@ -38,7 +38,7 @@ extension Resolver {
     ) throws(ResolveError) -> ResolveSummary {
         var utf8 = text
         let start = writer.count
-        let summary = utf8.withUTF8 { answerCommonRequest(text, $0, context: context, writer: &writer) }
+        let summary = utf8.withUTF8 { answerCommonRequest($0, context: context, writer: &writer) }
         if let summary { return summary }
         writer.truncate(to: start)
         let (resolution, outcome) = try resolveWithOutcome(text, context: context)
@@ -53,8 +53,8 @@ extension Resolver {
     private struct Input {
         /// The UTF-8 of the URL as given.
         let bytes: UnsafeBufferPointer<UInt8>
-        /// The URL as given, parsed; made only when a rule fires or a fallback is expanded.
-        var parsed: ParsedURL?
+        /// The components of the URL as given, for the fallback.
+        let parts: URLParts
         /// The rewritten URL and the rule that fired, when one did.
         var rewrite: (url: UnsafeBufferPointer<UInt8>, ruleID: String)?
 
@@ -76,7 +76,7 @@ extension Resolver {
     /// fires, or the first rule that matches is `last` and gives a URL that parses; then a
     /// route without a `web` page, or none.
     private func answerCommonRequest(
-        _ text: String, _ bytes: UnsafeBufferPointer<UInt8>, context: RequestContext, writer: inout JSONWriter
+        _ bytes: UnsafeBufferPointer<UInt8>, context: RequestContext, writer: inout JSONWriter
     ) -> ResolveSummary? {
         guard let parts = try? URLScanner(bytes: bytes).scan() else { return nil }
         let routed: Routed
@@ -85,14 +85,15 @@ extension Resolver {
         case .other:
             return nil
         case .none:
-            routed = answerRouted(bytes, parts, Input(bytes: bytes), writer: &writer)
+            routed = answerRouted(bytes, parts, Input(bytes: bytes, parts: parts), writer: &writer)
         case .match(let rule, let match):
             let (ruleID, last) = rewriter.idAndLast(ofRule: rule)
-            guard last, let input = try? URLScanner(bytes: bytes).parse(text) else { return nil }
-            var rewritten = rewriter.expandTarget(ofRule: rule, url: input, subject: bytes, match: match)
-            routed = rewritten.withUTF8 { rewrittenBytes in
+            guard last else { return nil }
+            var rewritten: [UInt8] = []
+            rewriter.expandTarget(ofRule: rule, parts: parts, subject: bytes, match: match, into: &rewritten)
+            routed = rewritten.withUnsafeBufferPointer { rewrittenBytes in
                 guard let rewrittenParts = try? URLScanner(bytes: rewrittenBytes).scan() else { return .fullPathNeeded }
-                let input = Input(bytes: bytes, parsed: input, rewrite: (rewrittenBytes, ruleID))
+                let input = Input(bytes: bytes, parts: parts, rewrite: (rewrittenBytes, ruleID))
                 return answerRouted(rewrittenBytes, rewrittenParts, input, writer: &writer)
             }
             firedRuleIDs = [ruleID]
@@ -157,12 +158,10 @@ extension Resolver {
     private static func answerUnmatched(_ input: Input, fallback: RewriteTemplate?, writer: inout JSONWriter) -> Routed {
         input.writeHead(matched: false, to: &writer)
         if let fallback {
-            let text = String(decoding: input.bytes, as: UTF8.self)
-            guard let url = input.parsed ?? (try? URLScanner(bytes: input.bytes).parse(text)) else {
-                return .fullPathNeeded
-            }
+            var expanded: [UInt8] = []
+            fallback.expand(parts: input.parts, subject: input.bytes, match: nil, into: &expanded)
             writer.writeSyntax(#","fallback":"#)
-            writer.writeString(fallback.expand(url: url, subject: input.bytes, match: nil))
+            expanded.withUnsafeBufferPointer { writer.writeString(utf8: $0) }
         }
         writer.writeSyntax("}")
         return .unmatched

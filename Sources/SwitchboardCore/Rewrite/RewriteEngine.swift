@@ -273,10 +273,13 @@ public struct RewriteEngine: Sendable {
         (compiled[index].id, compiled[index].last)
     }
 
-    /// The target of rule `index` expanded for `match` on `url` (whose UTF-8 is `subject`):
-    /// the text the full pass parses as the rewritten URL.
-    func expandTarget(ofRule index: Int, url: ParsedURL, subject: UnsafeBufferPointer<UInt8>, match: RegexMatch) -> String {
-        compiled[index].template.expand(url: url, subject: subject, match: match)
+    /// Appends to `output` the target of rule `index` expanded for `match` on the URL whose
+    /// UTF-8 is `subject` and whose components are `parts`: the text the full pass parses as
+    /// the rewritten URL.
+    func expandTarget(
+        ofRule index: Int, parts: URLParts, subject: UnsafeBufferPointer<UInt8>, match: RegexMatch, into output: inout [UInt8]
+    ) {
+        compiled[index].template.expand(parts: parts, subject: subject, match: match, into: &output)
     }
 
     /// Runs rule `index` on `url`; returns the rewritten URL when it fires.
