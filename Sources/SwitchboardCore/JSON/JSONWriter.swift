@@ -54,6 +54,11 @@ package struct JSONWriter: Sendable {
         bytes.append(contentsOf: text.utf8)
     }
 
+    /// Appends bytes that are already valid JSON, copied as one block.
+    package mutating func writeJSON(_ json: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: json)
+    }
+
     /// Appends a fixed piece of JSON syntax (`{"matched":true,"url":`), copied as one block.
     package mutating func writeSyntax(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }

@@ -179,15 +179,7 @@ extension Resolver {
         let query = parts.query.map { UnsafeBufferPointer(rebasing: bytes[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
         let defaults = routes.defaultParams(at: route)
         input.writeHead(matched: true, to: &writer)
-        writer.writeSyntax(#","routeId":"#)
-        routes.writeID(at: route, to: &writer)
-        writer.writeSyntax(#","module":"#)
-        writer.writeString(routes.module(at: route))
-        writer.writeSyntax(#","pattern":"#)
-        routes.writePattern(at: route, number: Int(entry.pattern), to: &writer)
-        writer.writeSyntax(#","target":"#)
-        writer.write(routes.target(at: route))
-        writer.writeSyntax(#","params":{"#)
+        routes.writeAnswerMembers(at: route, pattern: Int(entry.pattern), to: &writer)
         return QueryPieces.withDecoded(query) { items -> Routed in
             guard let items, defaults.count + items.count + captures.count <= ParamsMerger.linearScanLimit else {
                 return .fullPathNeeded
