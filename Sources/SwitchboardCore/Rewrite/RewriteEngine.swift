@@ -31,6 +31,9 @@ public struct RewriteEngine: Sendable {
     let compiled: [CompiledRewriteRule]
     /// `nil` runs every regex (the reference behaviour the prefilter must reproduce).
     let prefilter: LiteralPrefilter?
+    /// With the prefilter, when every rule starts `^literal`: URLs that start with none of the
+    /// literals are let through without a scan.
+    let prefixGate: AnchoredPrefixGate?
     /// The PCRE2 limits the rules were compiled with (a rule compiled with others is not reused).
     let options: RegexOptions
 
@@ -40,6 +43,7 @@ public struct RewriteEngine: Sendable {
         self.compiled = []
         self.options = .default
         self.prefilter = nil
+        self.prefixGate = nil
     }
 
     /// Validates and compiles `rules`, all or nothing.
@@ -150,6 +154,7 @@ public struct RewriteEngine: Sendable {
             ? LiteralPrefilter(
                 literals: literals, previous: previousPrefilter, previousIndex: previousPrefilter == nil ? [] : previousIndex)
             : nil
+        self.prefixGate = usesPrefilter ? AnchoredPrefixGate(patterns: rules.lazy.map(\.match)) : nil
     }
 
     /// Rewrites `url` with the rules, top to bottom, in one pass. A rule with a `when` that
@@ -232,6 +237,7 @@ public struct RewriteEngine: Sendable {
     /// not match (see ``FirstMatch``).
     func firstMatch(on subject: UnsafeBufferPointer<UInt8>, context: RequestContext) -> FirstMatch {
         guard !compiled.isEmpty else { return .none }
+        if let prefixGate, !prefixGate.mayMatch(subject) { return .none }
         guard let prefilter else {
             for index in compiled.indices {
                 if let found = tryRule(index, subject: subject, context: context) { return found }
