@@ -1,41 +1,72 @@
-/// Tells, from a URL's first bytes alone, that no rule can match it, when every rule's regex
-/// starts with `^` and a literal (`^https://www\.shop\.com/…`, as most rewrite rules do): a
-/// URL that begins with none of those literals needs no scan for the rules' literals and no
-/// regex.
+/// Finds, from a URL's first bytes alone, the rules that can match it, when every rule's
+/// regex starts with `^` and a literal (`^https://www\.shop\.com/…`, as most rewrite rules
+/// do): a rule can match only a URL that begins with its literal, so neither the prefilter's
+/// scan of the whole URL nor the regexes of the other rules are needed.
 ///
-/// The first ``length`` bytes (the shortest of the literals) of each literal are hashed into a
-/// sorted table; a URL whose first ``length`` bytes hash to none of them matches no rule. A hash
-/// that is present only says that a rule may match (the usual candidates are then found).
+/// The first ``length`` bytes (the shortest of the literals) of each literal are hashed; the
+/// rules are listed by hash, in rule order. For a URL, the rules listed under the hash of its
+/// first ``length`` bytes are the candidates, and a candidate is kept when the URL starts with
+/// its whole literal (which also rules out hash collisions).
 struct AnchoredPrefixGate: Sendable {
-    /// How many of a URL's first bytes are looked at.
+    /// How many of a URL's first bytes are hashed.
     let length: Int
-    /// The hashes of every rule's first ``length`` literal bytes, sorted, without repeats.
+    /// The distinct hashes of the rules' first ``length`` literal bytes, sorted.
     private let hashes: [Int]
+    /// Where the rules of `hashes[i]` end in `rules` (they start where those of `i - 1` end).
+    private let ends: [UInt32]
+    /// Rule indices grouped by hash, ascending within a hash.
+    private let rules: [UInt32]
+    /// Every rule's literal, one after another; rule `r`'s ends at `literalEnds[r]`.
+    private let literals: [UInt8]
+    private let literalEnds: [UInt32]
 
-    /// The gate for rules whose patterns are `patterns`; `nil` when a pattern does not start
-    /// with `^` and a literal (or there is none), so that any URL may match one of them.
+    /// The gate for rules whose patterns are `patterns`, in rule order; `nil` when a pattern
+    /// does not start with `^` and a literal (or there is none), so that any URL may match.
     init?(patterns: some Collection<String>) {
         guard !patterns.isEmpty else { return nil }
-        var prefixes: [[UInt8]] = []
-        prefixes.reserveCapacity(patterns.count)
+        var literals: [UInt8] = []
+        var literalEnds: [UInt32] = []
+        literalEnds.reserveCapacity(patterns.count)
+        var shortest = Int.max
         for pattern in patterns {
-            guard let prefix = Self.anchoredLiteral(of: pattern) else { return nil }
-            prefixes.append(prefix)
+            guard let literal = Self.anchoredLiteral(of: pattern) else { return nil }
+            literals += literal
+            literalEnds.append(UInt32(literals.count))
+            shortest = min(shortest, literal.count)
         }
         // Longer keys tell more URLs apart; 32 bytes are plenty and keep the hash short.
-        let length = min(32, prefixes.map(\.count).min() ?? 0)
-        var hashes = prefixes.map { $0.withUnsafeBufferPointer { ByteHash.hash(UnsafeBufferPointer(rebasing: $0[..<length])) } }
-        hashes.sort()
-        var unique: [Int] = []
-        unique.reserveCapacity(hashes.count)
-        for hash in hashes where unique.last != hash { unique.append(hash) }
+        let length = min(32, shortest)
+        var keyed: [(hash: Int, rule: UInt32)] = []
+        keyed.reserveCapacity(literalEnds.count)
+        literals.withUnsafeBufferPointer { literals in
+            var start = 0
+            for (rule, end) in literalEnds.enumerated() {
+                keyed.append((ByteHash.hash(UnsafeBufferPointer(rebasing: literals[start..<start + length])), UInt32(rule)))
+                start = Int(end)
+            }
+        }
+        keyed.sort { ($0.hash, $0.rule) < ($1.hash, $1.rule) }
+        var hashes: [Int] = []
+        var ends: [UInt32] = []
+        for (position, key) in keyed.enumerated() {
+            if hashes.last != key.hash {
+                hashes.append(key.hash)
+                ends.append(UInt32(position))
+            }
+            ends[ends.count - 1] = UInt32(position + 1)
+        }
         self.length = length
-        self.hashes = unique
+        self.hashes = hashes
+        self.ends = ends
+        self.rules = keyed.map(\.rule)
+        self.literals = literals
+        self.literalEnds = literalEnds
     }
 
-    /// Whether some rule may match `subject`: `false` only when none can.
-    func mayMatch(_ subject: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard subject.count >= length else { return false }
+    /// Where the candidates of `subject` are among the listed rules: the positions to pass to
+    /// ``candidate(at:for:)``, empty when no rule can match.
+    func candidates(for subject: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        guard subject.count >= length else { return 0..<0 }
         let hash = ByteHash.hash(UnsafeBufferPointer(rebasing: subject[..<length]))
         var low = 0
         var high = hashes.count
@@ -43,7 +74,41 @@ struct AnchoredPrefixGate: Sendable {
             let middle = (low + high) / 2
             if hashes[middle] < hash { low = middle + 1 } else { high = middle }
         }
-        return low < hashes.count && hashes[low] == hash
+        guard low < hashes.count, hashes[low] == hash else { return 0..<0 }
+        return (low == 0 ? 0 : Int(ends[low - 1]))..<Int(ends[low])
+    }
+
+    /// The rule listed at `position` (from ``candidates(for:)``, ascending positions give rules
+    /// in rule order) when `subject` starts with its whole literal; `nil` otherwise.
+    func candidate(at position: Int, for subject: UnsafeBufferPointer<UInt8>) -> Int? {
+        let rule = Int(rules[position])
+        return startsWithLiteral(of: rule, subject) ? rule : nil
+    }
+
+    /// Whether `subject` starts with the whole literal of `rule`.
+    private func startsWithLiteral(of rule: Int, _ subject: UnsafeBufferPointer<UInt8>) -> Bool {
+        let start = rule == 0 ? 0 : Int(literalEnds[rule - 1])
+        let count = Int(literalEnds[rule]) - start
+        guard subject.count >= count else { return false }
+        return literals.withUnsafeBufferPointer { literals in
+            guard let literal = UnsafeRawPointer(literals.baseAddress), let bytes = UnsafeRawPointer(subject.baseAddress)
+            else { return count == 0 }
+            // Eight bytes at a time, then the rest one by one.
+            var offset = 0
+            while offset + 8 <= count {
+                guard
+                    literal.loadUnaligned(fromByteOffset: start + offset, as: UInt64.self)
+                        == bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                else { return false }
+                offset += 8
+            }
+            while offset < count {
+                guard literal.load(fromByteOffset: start + offset, as: UInt8.self) == bytes.load(fromByteOffset: offset, as: UInt8.self)
+                else { return false }
+                offset += 1
+            }
+            return true
+        }
     }
 
     /// The literal that every match of `pattern` starts the subject with: the characters after

@@ -31,8 +31,8 @@ public struct RewriteEngine: Sendable {
     let compiled: [CompiledRewriteRule]
     /// `nil` runs every regex (the reference behaviour the prefilter must reproduce).
     let prefilter: LiteralPrefilter?
-    /// With the prefilter, when every rule starts `^literal`: URLs that start with none of the
-    /// literals are let through without a scan.
+    /// With the prefilter, when every rule starts `^literal`: the candidates of a URL found
+    /// from its first bytes, in place of the prefilter's scan.
     let prefixGate: AnchoredPrefixGate?
     /// The PCRE2 limits the rules were compiled with (a rule compiled with others is not reused).
     let options: RegexOptions
@@ -237,7 +237,16 @@ public struct RewriteEngine: Sendable {
     /// not match (see ``FirstMatch``).
     func firstMatch(on subject: UnsafeBufferPointer<UInt8>, context: RequestContext) -> FirstMatch {
         guard !compiled.isEmpty else { return .none }
-        if let prefixGate, !prefixGate.mayMatch(subject) { return .none }
+        if let prefixGate {
+            for position in prefixGate.candidates(for: subject) {
+                if let rule = prefixGate.candidate(at: position, for: subject),
+                    let found = tryRule(rule, subject: subject, context: context)
+                {
+                    return found
+                }
+            }
+            return .none
+        }
         guard let prefilter else {
             for index in compiled.indices {
                 if let found = tryRule(index, subject: subject, context: context) { return found }
