@@ -10,8 +10,8 @@
 struct AnchoredPrefixGate: Sendable {
     /// How many of a URL's first bytes are hashed.
     let length: Int
-    /// The distinct hashes of the rules' first ``length`` literal bytes, sorted.
-    private let hashes: [Int]
+    /// The distinct keys (``key(_:)``) of the rules' first ``length`` literal bytes, sorted.
+    private let hashes: [UInt64]
     /// Where the rules of `hashes[i]` end in `rules` (they start where those of `i - 1` end).
     private let ends: [UInt32]
     /// Rule indices grouped by hash, ascending within a hash.
@@ -22,52 +22,83 @@ struct AnchoredPrefixGate: Sendable {
 
     /// The gate for rules whose patterns are `patterns`, in rule order; `nil` when a pattern
     /// does not start with `^` and a literal (or there is none), so that any URL may match.
-    init?(patterns: some Collection<String>) {
-        guard !patterns.isEmpty else { return nil }
+    /// - Parameters:
+    ///   - previous: a gate whose literals are taken for the rules it has, not extracted again.
+    ///   - previousIndex: per rule, its index in `previous` when `previous` has it (with the
+    ///     same pattern), else `nil`; empty without `previous`.
+    /// A rule index takes the low bits of a sorted entry, its key the high ones.
+    private static let ruleBits = 24
+
+    init?(patterns: some Collection<String>, previous: AnchoredPrefixGate? = nil, previousIndex: [Int?] = []) {
+        guard !patterns.isEmpty, patterns.count < 1 << Self.ruleBits else { return nil }
         var literals: [UInt8] = []
+        literals.reserveCapacity(patterns.count * 32)
         var literalEnds: [UInt32] = []
         literalEnds.reserveCapacity(patterns.count)
         var shortest = Int.max
-        for pattern in patterns {
-            guard let literal = Self.anchoredLiteral(of: pattern) else { return nil }
-            literals += literal
+        // Taken out of `previous` once: binding it inside the loop would copy it per rule.
+        let previousLiterals = previous?.literals ?? []
+        let previousEnds = previous?.literalEnds ?? []
+        for (rule, pattern) in patterns.enumerated() {
+            let count: Int
+            if rule < previousIndex.count, let old = previousIndex[rule], old < previousEnds.count {
+                let start = old == 0 ? 0 : Int(previousEnds[old - 1])
+                count = Int(previousEnds[old]) - start
+                previousLiterals.withUnsafeBufferPointer {
+                    literals.append(contentsOf: UnsafeBufferPointer(rebasing: $0[start..<start + count]))
+                }
+            } else {
+                guard let extracted = Self.appendAnchoredLiteral(of: pattern, to: &literals) else { return nil }
+                count = extracted
+            }
             literalEnds.append(UInt32(literals.count))
-            shortest = min(shortest, literal.count)
+            shortest = min(shortest, count)
         }
         // Longer keys tell more URLs apart; 32 bytes are plenty and keep the hash short.
         let length = min(32, shortest)
-        var keyed: [(hash: Int, rule: UInt32)] = []
-        keyed.reserveCapacity(literalEnds.count)
+        // Key and rule packed in one integer, so that a plain sort orders by key, then rule.
+        var entries: [UInt64] = []
+        entries.reserveCapacity(literalEnds.count)
         literals.withUnsafeBufferPointer { literals in
             var start = 0
             for (rule, end) in literalEnds.enumerated() {
-                keyed.append((ByteHash.hash(UnsafeBufferPointer(rebasing: literals[start..<start + length])), UInt32(rule)))
+                let key = Self.key(ByteHash.hash(UnsafeBufferPointer(rebasing: literals[start..<start + length])))
+                entries.append(key << UInt64(Self.ruleBits) | UInt64(rule))
                 start = Int(end)
             }
         }
-        keyed.sort { ($0.hash, $0.rule) < ($1.hash, $1.rule) }
-        var hashes: [Int] = []
+        entries.sort()
+        var hashes: [UInt64] = []
         var ends: [UInt32] = []
-        for (position, key) in keyed.enumerated() {
-            if hashes.last != key.hash {
-                hashes.append(key.hash)
-                ends.append(UInt32(position))
+        var rules: [UInt32] = []
+        rules.reserveCapacity(entries.count)
+        for entry in entries {
+            let key = entry >> UInt64(Self.ruleBits)
+            if hashes.last != key {
+                hashes.append(key)
+                ends.append(0)
             }
-            ends[ends.count - 1] = UInt32(position + 1)
+            rules.append(UInt32(truncatingIfNeeded: entry & (1 << UInt64(Self.ruleBits) - 1)))
+            ends[ends.count - 1] = UInt32(rules.count)
         }
         self.length = length
         self.hashes = hashes
         self.ends = ends
-        self.rules = keyed.map(\.rule)
+        self.rules = rules
         self.literals = literals
         self.literalEnds = literalEnds
+    }
+
+    /// The key of a hash: its high bits, which leave room for a rule index beside them.
+    private static func key(_ hash: Int) -> UInt64 {
+        UInt64(bitPattern: Int64(hash)) >> UInt64(ruleBits)
     }
 
     /// Where the candidates of `subject` are among the listed rules: the positions to pass to
     /// ``candidate(at:for:)``, empty when no rule can match.
     func candidates(for subject: UnsafeBufferPointer<UInt8>) -> Range<Int> {
         guard subject.count >= length else { return 0..<0 }
-        let hash = ByteHash.hash(UnsafeBufferPointer(rebasing: subject[..<length]))
+        let hash = Self.key(ByteHash.hash(UnsafeBufferPointer(rebasing: subject[..<length])))
         var low = 0
         var high = hashes.count
         while low < high {
@@ -121,39 +152,61 @@ struct AnchoredPrefixGate: Sendable {
     /// rules are compiled without multiline or extended mode, and a `(?…)` ends the literal, so
     /// `^` is the start of the subject and every other byte stands for itself.
     static func anchoredLiteral(of pattern: String) -> [UInt8]? {
-        let bytes = Array(pattern.utf8)
-        guard bytes.first == UInt8(ascii: "^"), !bytes.contains(UInt8(ascii: "|")) else { return nil }
         var literal: [UInt8] = []
-        // Where the last character of `literal` starts, to drop it whole before a quantifier.
-        var lastCharacterStart = 0
-        var index = 1
-        scan: while index < bytes.count {
-            let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "?"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "{"):
-                literal.removeLast(literal.count - lastCharacterStart)
-                break scan
-            case UInt8(ascii: "^"), UInt8(ascii: "$"), UInt8(ascii: "."), UInt8(ascii: "("), UInt8(ascii: ")"),
-                UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "}"):
-                break scan
-            case UInt8(ascii: "\\"):
-                guard index + 1 < bytes.count else { break scan }
-                let escaped = bytes[index + 1]
-                let isPunctuation =
-                    escaped < 0x80 && escaped > 0x20 && escaped != 0x7F
-                    && !(escaped | 0x20 >= UInt8(ascii: "a") && escaped | 0x20 <= UInt8(ascii: "z"))
-                    && !(escaped >= UInt8(ascii: "0") && escaped <= UInt8(ascii: "9"))
-                guard isPunctuation else { break scan }
-                lastCharacterStart = literal.count
-                literal.append(escaped)
-                index += 2
-            default:
-                // A UTF-8 lead byte starts a character; continuation bytes (10xxxxxx) extend it.
-                if byte & 0xC0 != 0x80 { lastCharacterStart = literal.count }
-                literal.append(byte)
-                index += 1
+        return appendAnchoredLiteral(of: pattern, to: &literal) == nil ? nil : literal
+    }
+
+    /// Appends ``anchoredLiteral(of:)`` to `output` and returns its length; `nil` (with
+    /// `output` as it was) when there is none.
+    static func appendAnchoredLiteral(of pattern: String, to output: inout [UInt8]) -> Int? {
+        let before = output.count
+        var pattern = pattern
+        let count = pattern.withUTF8 { appendAnchoredLiteral(of: $0, to: &output) }
+        if count == nil { output.removeLast(output.count - before) }
+        return count
+    }
+
+    private static func appendAnchoredLiteral(of bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) -> Int? {
+        guard bytes.first == UInt8(ascii: "^") else { return nil }
+        for byte in bytes where byte == UInt8(ascii: "|") { return nil }
+        // Built in a scratch buffer (a literal is never longer than its pattern), appended once.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { literal -> Int? in
+            var count = 0
+            // Where the last character of the literal starts, to drop it whole before a quantifier.
+            var lastCharacterStart = 0
+            var index = 1
+            scan: while index < bytes.count {
+                let byte = bytes[index]
+                switch byte {
+                case UInt8(ascii: "?"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "{"):
+                    count = lastCharacterStart
+                    break scan
+                case UInt8(ascii: "^"), UInt8(ascii: "$"), UInt8(ascii: "."), UInt8(ascii: "("), UInt8(ascii: ")"),
+                    UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "}"):
+                    break scan
+                case UInt8(ascii: "\\"):
+                    guard index + 1 < bytes.count else { break scan }
+                    let escaped = bytes[index + 1]
+                    let isPunctuation =
+                        escaped < 0x80 && escaped > 0x20 && escaped != 0x7F
+                        && !(escaped | 0x20 >= UInt8(ascii: "a") && escaped | 0x20 <= UInt8(ascii: "z"))
+                        && !(escaped >= UInt8(ascii: "0") && escaped <= UInt8(ascii: "9"))
+                    guard isPunctuation else { break scan }
+                    lastCharacterStart = count
+                    literal[count] = escaped
+                    count += 1
+                    index += 2
+                default:
+                    // A UTF-8 lead byte starts a character; continuation bytes (10xxxxxx) extend it.
+                    if byte & 0xC0 != 0x80 { lastCharacterStart = count }
+                    literal[count] = byte
+                    count += 1
+                    index += 1
+                }
             }
+            guard count > 0 else { return nil }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: literal[..<count]))
+            return count
         }
-        return literal.isEmpty ? nil : literal
     }
 }

@@ -154,7 +154,12 @@ public struct RewriteEngine: Sendable {
             ? LiteralPrefilter(
                 literals: literals, previous: previousPrefilter, previousIndex: previousPrefilter == nil ? [] : previousIndex)
             : nil
-        self.prefixGate = usesPrefilter ? AnchoredPrefixGate(patterns: rules.lazy.map(\.match)) : nil
+        let previousGate = reuse == nil ? nil : previous?.prefixGate
+        self.prefixGate =
+            usesPrefilter
+            ? AnchoredPrefixGate(
+                patterns: rules.lazy.map(\.match), previous: previousGate, previousIndex: previousGate == nil ? [] : previousIndex)
+            : nil
     }
 
     /// Rewrites `url` with the rules, top to bottom, in one pass. A rule with a `when` that
