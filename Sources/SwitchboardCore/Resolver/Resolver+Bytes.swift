@@ -87,16 +87,15 @@ extension Resolver {
         case .none:
             routed = answerRouted(bytes, parts, Input(bytes: bytes, parts: parts), writer: &writer)
         case .match(let rule, let match):
-            let (ruleID, last) = rewriter.idAndLast(ofRule: rule)
+            let (ids, last) = rewriter.firedAloneAndLast(ofRule: rule)
             guard last else { return nil }
-            var rewritten: [UInt8] = []
-            rewriter.expandTarget(ofRule: rule, parts: parts, subject: bytes, match: match, into: &rewritten)
-            routed = rewritten.withUnsafeBufferPointer { rewrittenBytes in
+            let ruleID = ids[0]
+            routed = rewriter.withExpandedTarget(ofRule: rule, parts: parts, subject: bytes, match: match) { rewrittenBytes in
                 guard let rewrittenParts = try? URLScanner(bytes: rewrittenBytes).scan() else { return .fullPathNeeded }
                 let input = Input(bytes: bytes, parts: parts, rewrite: (rewrittenBytes, ruleID))
                 return answerRouted(rewrittenBytes, rewrittenParts, input, writer: &writer)
             }
-            firedRuleIDs = [ruleID]
+            firedRuleIDs = ids
         }
         guard routed.code != Routed.fullPathNeeded.code else { return nil }
         return ResolveSummary(
@@ -158,10 +157,11 @@ extension Resolver {
     private static func answerUnmatched(_ input: Input, fallback: RewriteTemplate?, writer: inout JSONWriter) -> Routed {
         input.writeHead(matched: false, to: &writer)
         if let fallback {
-            var expanded: [UInt8] = []
-            fallback.expand(parts: input.parts, subject: input.bytes, match: nil, into: &expanded)
             writer.writeSyntax(#","fallback":"#)
-            expanded.withUnsafeBufferPointer { writer.writeString(utf8: $0) }
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: fallback.expansionLimit(subjectCount: input.bytes.count)) {
+                let count = fallback.expand(parts: input.parts, subject: input.bytes, match: nil, into: $0)
+                writer.writeString(utf8: UnsafeBufferPointer(rebasing: $0[..<count]))
+            }
         }
         writer.writeSyntax("}")
         return .unmatched

@@ -29,6 +29,9 @@ public struct RewriteEngine: Sendable {
     /// The rules, in evaluation order.
     public let rules: [RewriteRule]
     let compiled: [CompiledRewriteRule]
+    /// Per rule, `[id]`: the fired-rule list of an answer that rule alone rewrote, made once so
+    /// that such an answer shares it instead of allocating one.
+    private let firedAlone: [[String]]
     /// `nil` runs every regex (the reference behaviour the prefilter must reproduce).
     let prefilter: LiteralPrefilter?
     /// With the prefilter, when every rule starts `^literal`: the candidates of a URL found
@@ -41,6 +44,7 @@ public struct RewriteEngine: Sendable {
     public init() {
         self.rules = []
         self.compiled = []
+        self.firedAlone = []
         self.options = .default
         self.prefilter = nil
         self.prefixGate = nil
@@ -81,6 +85,9 @@ public struct RewriteEngine: Sendable {
         let reuse = previous.flatMap { $0.options == options ? CompiledRuleReuse(old: $0.rules, new: rules) : nil }
         // Taken out of `previous` once: binding the engine inside the loop would copy it per rule.
         let previousCompiled = previous?.compiled ?? []
+        let previousFiredAlone = previous?.firedAlone ?? []
+        var firedAlone: [[String]] = []
+        firedAlone.reserveCapacity(rules.count)
         let previousLiterals = previous?.prefilter?.literals
         for (index, rule) in rules.enumerated() {
             func report(_ field: RuleValidationError.Field, _ code: RuleValidationError.Code, _ message: String, offset: Int? = nil) {
@@ -97,6 +104,7 @@ public struct RewriteEngine: Sendable {
             if reuse != nil { previousIndex.append(reused) }
             if let reused {
                 compiled.append(previousCompiled[reused])
+                firedAlone.append(previousFiredAlone[reused])
                 if usesPrefilter {
                     let literal = previousLiterals.map { $0[reused] } ?? RequiredLiteral.extract(from: rule.match)
                     literals.append(literal?.isEmpty == false ? literal : nil)
@@ -137,6 +145,7 @@ public struct RewriteEngine: Sendable {
             }
 
             if let regex, let template {
+                firedAlone.append([rule.id])
                 compiled.append(
                     CompiledRewriteRule(id: rule.id, regex: regex, template: template, last: rule.last, condition: condition))
                 if usesPrefilter { literals.append(RequiredLiteral.extract(from: rule.match)) }
@@ -147,6 +156,7 @@ public struct RewriteEngine: Sendable {
         }
         self.rules = rules
         self.compiled = compiled
+        self.firedAlone = firedAlone
         self.options = options
         let previousPrefilter = reuse == nil ? nil : previous?.prefilter
         self.prefilter =
@@ -288,18 +298,25 @@ public struct RewriteEngine: Sendable {
         }
     }
 
-    /// The id of rule `index`, and whether rewriting stops after it.
-    func idAndLast(ofRule index: Int) -> (id: String, last: Bool) {
-        (compiled[index].id, compiled[index].last)
+    /// `[id]` of rule `index` (shared, not allocated), and whether rewriting stops after it.
+    func firedAloneAndLast(ofRule index: Int) -> (ids: [String], last: Bool) {
+        (firedAlone[index], compiled[index].last)
     }
 
-    /// Appends to `output` the target of rule `index` expanded for `match` on the URL whose
-    /// UTF-8 is `subject` and whose components are `parts`: the text the full pass parses as
-    /// the rewritten URL.
-    func expandTarget(
-        ofRule index: Int, parts: URLParts, subject: UnsafeBufferPointer<UInt8>, match: RegexMatch, into output: inout [UInt8]
-    ) {
-        compiled[index].template.expand(parts: parts, subject: subject, match: match, into: &output)
+    /// Calls `body` with the target of rule `index` expanded for `match` on the URL whose UTF-8
+    /// is `subject` and whose components are `parts` (the text the full pass parses as the
+    /// rewritten URL), written to a buffer sized once.
+    func withExpandedTarget<Result>(
+        ofRule index: Int, parts: URLParts, subject: UnsafeBufferPointer<UInt8>, match: RegexMatch,
+        _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        let template = compiled[index].template
+        // One array sized for the longest expansion: a stack buffer would save this allocation
+        // but costs more instructions than the allocation does.
+        let expanded = [UInt8](unsafeUninitializedCapacity: template.expansionLimit(subjectCount: subject.count)) {
+            $1 = template.expand(parts: parts, subject: subject, match: match, into: $0)
+        }
+        return expanded.withUnsafeBufferPointer(body)
     }
 
     /// Runs rule `index` on `url`; returns the rewritten URL when it fires.

@@ -125,6 +125,10 @@ struct AnchoredPrefixGateTests {
         let reused = try RewriteEngine(rules: edited, reusing: previous)
         let plain = try RewriteEngine(rules: edited, options: .default, usesPrefilter: false)
         #expect(reused.prefixGate != nil)
+        // The fired-rule lists made once per rule follow the edits too.
+        for (index, rule) in edited.enumerated() {
+            #expect(reused.firedAloneAndLast(ofRule: index).ids == [rule.id])
+        }
         var matched = 0
         for index in 0..<45 {
             for url in ["app://r\(index % 7)/x\(index)", "app://changed/x\(index)", "app://r1/x\(index)/y", "app://r\(index % 7)/"] {
