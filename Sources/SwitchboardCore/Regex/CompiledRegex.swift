@@ -127,8 +127,11 @@ package final class CompiledRegex: @unchecked Sendable {
     /// Searches `subject` (UTF-8, validated by PCRE2) for the leftmost match.
     /// - Returns: the group ranges of the match, or why there is none: no match, a PCRE2
     ///   limit was hit (see ``RegexOptions``), or another PCRE2 error such as invalid UTF-8.
-    package func search(_ subject: UnsafeBufferPointer<UInt8>) -> RegexSearchResult {
-        match(subject, options: 0) { status, ovector in
+    /// - Parameter isValidUTF8: the caller guarantees that `subject` is valid UTF-8 (the bytes
+    ///   of a `String`), so that PCRE2 skips its check of the whole subject; only then may it
+    ///   be `true` (PCRE2's behaviour on invalid UTF-8 it was told is valid is undefined).
+    package func search(_ subject: UnsafeBufferPointer<UInt8>, isValidUTF8: Bool = false) -> RegexSearchResult {
+        match(subject, options: isValidUTF8 ? PCRE2_NO_UTF_CHECK : 0) { status, ovector in
             if status >= 0, let ovector {
                 return .match(groupRanges(ovector, subjectLength: subject.count))
             }

@@ -197,7 +197,8 @@ public struct RewriteEngine: Sendable {
         return RewriteOutcome(url: current, steps: steps, errors: errors, limitHits: limitHits)
     }
 
-    /// The first rule at or after `start` that fires on `url`, with the URL it produces.
+    /// The first rule at or after `start` that fires on `url` (whose string's UTF-8 is
+    /// `subject`), with the URL it produces.
     private func firstFiring(
         from start: Int,
         url: ParsedURL,
@@ -249,7 +250,8 @@ public struct RewriteEngine: Sendable {
     }
 
     /// The first rule, in the order of the pass, whose regex does anything on `subject` but
-    /// not match (see ``FirstMatch``).
+    /// not match (see ``FirstMatch``). `subject` must be valid UTF-8 (a string's bytes): the
+    /// regexes run without PCRE2's check of it.
     func firstMatch(on subject: UnsafeBufferPointer<UInt8>, context: RequestContext) -> FirstMatch {
         guard !compiled.isEmpty else { return .none }
         if let prefixGate {
@@ -291,7 +293,7 @@ public struct RewriteEngine: Sendable {
     private func tryRule(_ index: Int, subject: UnsafeBufferPointer<UInt8>, context: RequestContext) -> FirstMatch? {
         let rule = compiled[index]
         if let condition = rule.condition, !condition.holds(context, ruleID: rule.id) { return nil }
-        switch rule.regex.search(subject) {
+        switch rule.regex.search(subject, isValidUTF8: true) {
         case .noMatch: return nil
         case .match(let match): return .match(rule: index, match)
         case .limitExceeded, .failed: return .other
@@ -332,7 +334,7 @@ public struct RewriteEngine: Sendable {
         // Conditions are cheap: check them before PCRE2 (the prefilter only narrows the
         // candidates; a skipped rule is as if its regex had not matched).
         if let condition = rule.condition, !condition.holds(context, ruleID: rule.id) { return nil }
-        switch rule.regex.search(subject) {
+        switch rule.regex.search(subject, isValidUTF8: true) {
         case .noMatch:
             return nil
         case .limitExceeded:
