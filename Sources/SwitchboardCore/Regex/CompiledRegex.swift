@@ -124,7 +124,7 @@ package final class CompiledRegex: @unchecked Sendable {
         case limitExceeded
     }
 
-    /// Searches `subject` (UTF-8, validated by PCRE2) for the leftmost match.
+    /// Searches `subject` (UTF-8, validated by PCRE2 unless `isValidUTF8`) for the leftmost match.
     /// - Returns: the group ranges of the match, or why there is none: no match, a PCRE2
     ///   limit was hit (see ``RegexOptions``), or another PCRE2 error such as invalid UTF-8.
     /// - Parameter isValidUTF8: the caller guarantees that `subject` is valid UTF-8 (the bytes
