@@ -54,9 +54,14 @@ package struct JSONWriter: Sendable {
         bytes.append(contentsOf: text.utf8)
     }
 
+    /// Appends bytes that are already valid JSON, copied as one block.
+    package mutating func writeJSON(_ json: UnsafeBufferPointer<UInt8>) {
+        appendBytes(json)
+    }
+
     /// Appends a fixed piece of JSON syntax (`{"matched":true,"url":`), copied as one block.
     package mutating func writeSyntax(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        text.withUTF8Buffer { appendBytes($0) }
     }
 
     package mutating func writeNumber(_ number: Double) {
@@ -98,9 +103,57 @@ package struct JSONWriter: Sendable {
 
     /// Writes the UTF-8 bytes `utf8` as a JSON string literal, escaped like ``writeString(_:)``.
     package mutating func writeString(utf8: UnsafeBufferPointer<UInt8>) {
+        guard Self.containsEscape(utf8) else {
+            // The common string: quotes and content in one copy.
+            let count = utf8.count
+            appendUninitialized(count + 2) { start in
+                start[0] = UInt8(ascii: "\"")
+                if let source = utf8.baseAddress { UnsafeMutableRawPointer(start + 1).copyMemory(from: source, byteCount: count) }
+                start[count + 1] = UInt8(ascii: "\"")
+            }
+            return
+        }
         bytes.append(UInt8(ascii: "\""))
         writeStringContent(utf8)
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether some byte of `utf8` needs an escape in a JSON string.
+    private static func containsEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = utf8.count
+        var index = 0
+        if let base = UnsafeRawPointer(utf8.baseAddress) {
+            while index + 8 <= count {
+                if anyNeedsEscape(base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) { return true }
+                index += 8
+            }
+        }
+        while index < count {
+            if needsEscape(utf8[index]) { return true }
+            index += 1
+        }
+        return false
+    }
+
+    /// Appends `source` with one capacity check and one `memcpy`: `Array.append(contentsOf:)`
+    /// copies through the generic sequence path, element by element.
+    @inline(__always)
+    private mutating func appendBytes(_ source: UnsafeBufferPointer<UInt8>) {
+        guard let base = source.baseAddress, !source.isEmpty else { return }
+        appendUninitialized(source.count) { UnsafeMutableRawPointer($0).copyMemory(from: base, byteCount: source.count) }
+    }
+
+    /// Grows the output by `count` bytes (more than 0), which `fill` writes from the pointer
+    /// it is given.
+    @inline(__always)
+    private mutating func appendUninitialized(_ count: Int, _ fill: (UnsafeMutablePointer<UInt8>) -> Void) {
+        bytes.append(addingCapacity: count) { span in
+            span.withUnsafeMutableBufferPointer { buffer, initialized in
+                guard let start = buffer.baseAddress else { return }
+                fill(start)
+                initialized = count
+            }
+        }
     }
 
     /// Opens a string literal whose content is written piece by piece with
@@ -111,7 +164,7 @@ package struct JSONWriter: Sendable {
 
     /// Appends fixed text that needs no escape inside a string literal.
     package mutating func writeSyntaxInString(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        text.withUTF8Buffer { appendBytes($0) }
     }
 
     /// Ends a string literal opened with ``openString()``.
@@ -130,7 +183,7 @@ package struct JSONWriter: Sendable {
             while index + 8 <= count {
                 if Self.anyNeedsEscape(base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
                     for position in index..<index + 8 where Self.needsEscape(utf8[position]) {
-                        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<position]))
+                        appendBytes(UnsafeBufferPointer(rebasing: utf8[runStart..<position]))
                         appendEscaped(utf8[position])
                         runStart = position + 1
                     }
@@ -140,13 +193,13 @@ package struct JSONWriter: Sendable {
         }
         while index < count {
             if Self.needsEscape(utf8[index]) {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                appendBytes(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
                 appendEscaped(utf8[index])
                 runStart = index + 1
             }
             index += 1
         }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
+        appendBytes(UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
     }
 
     /// Whether a JSON string must escape `byte`: a control character, DEL, `"` or `\`.

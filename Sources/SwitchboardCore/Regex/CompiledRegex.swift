@@ -1,4 +1,5 @@
 import CPCRE2
+import Synchronization
 
 /// A PCRE2 regular expression compiled once (JIT when available) and safe to share.
 ///
@@ -6,8 +7,10 @@ import CPCRE2
 /// code and the match context (which carries the match and depth limits of
 /// ``RegexOptions``) are created in `init`, never mutated afterwards and freed in `deinit`;
 /// PCRE2 documents both as safe for concurrent matching, hence `@unchecked Sendable`.
-/// Each match allocates its own match data (sized once, from the capture count), so
-/// concurrent callers share nothing mutable.
+/// A match borrows the regex's one spare match data when no other thread holds it (an atomic
+/// exchange, never a wait) and gives it back after; a match that finds it taken creates and
+/// frees its own. So a regex matched by one thread at a time allocates only for its first
+/// match, and concurrent callers never share a match data.
 ///
 /// Patterns are compiled in UTF mode with `\C` forbidden, so every group range falls on a
 /// UTF-8 character boundary of the subject.
@@ -26,6 +29,9 @@ package final class CompiledRegex: @unchecked Sendable {
     private let matchContext: OpaquePointer
     /// Ovector pairs of one match: group 0 plus every capture group.
     private let ovectorPairs: UInt32
+    /// A match data no match is using, kept for the next match; `nil` while one uses it (or
+    /// before the first match).
+    private let spareMatchData = Atomic<OpaquePointer?>(nil)
 
     /// Compiles `pattern` (UTF mode) with the default ``RegexOptions``.
     /// - Parameter wholeMatch: anchor at both ends (used for `:name<REGEX>` constraints).
@@ -82,6 +88,7 @@ package final class CompiledRegex: @unchecked Sendable {
     }
 
     deinit {
+        if let spare = spareMatchData.load(ordering: .acquiring) { sb_pcre2_match_data_free(spare) }
         sb_pcre2_match_context_free(matchContext)
         sb_pcre2_code_free(code)
     }
@@ -117,13 +124,16 @@ package final class CompiledRegex: @unchecked Sendable {
         case limitExceeded
     }
 
-    /// Searches `subject` (UTF-8, validated by PCRE2) for the leftmost match.
+    /// Searches `subject` (UTF-8, validated by PCRE2 unless `isValidUTF8`) for the leftmost match.
     /// - Returns: the group ranges of the match, or why there is none: no match, a PCRE2
     ///   limit was hit (see ``RegexOptions``), or another PCRE2 error such as invalid UTF-8.
-    package func search(_ subject: UnsafeBufferPointer<UInt8>) -> RegexSearchResult {
-        match(subject, options: 0) { status, ovector in
+    /// - Parameter isValidUTF8: the caller guarantees that `subject` is valid UTF-8 (the bytes
+    ///   of a `String`), so that PCRE2 skips its check of the whole subject; only then may it
+    ///   be `true` (PCRE2's behaviour on invalid UTF-8 it was told is valid is undefined).
+    package func search(_ subject: UnsafeBufferPointer<UInt8>, isValidUTF8: Bool = false) -> RegexSearchResult {
+        match(subject, options: isValidUTF8 ? PCRE2_NO_UTF_CHECK : 0) { status, ovector in
             if status >= 0, let ovector {
-                return .match(RegexMatch(groups: groupRanges(ovector, subjectLength: subject.count)))
+                return .match(groupRanges(ovector, subjectLength: subject.count))
             }
             switch status {
             case PCRE2_ERROR_NOMATCH:
@@ -139,38 +149,39 @@ package final class CompiledRegex: @unchecked Sendable {
 
     // MARK: - PCRE2 plumbing
 
-    /// Runs one match with a fresh match data and hands `body` PCRE2's status and ovector.
+    /// Runs one match with the spare match data (or a fresh one when another match holds it)
+    /// and hands `body` PCRE2's status and ovector.
     private func match<Result>(
         _ subject: UnsafeBufferPointer<UInt8>,
         options matchOptions: UInt32,
         _ body: (Int32, UnsafePointer<Int>?) -> Result
     ) -> Result {
-        guard let data = sb_pcre2_match_data_create(ovectorPairs) else {
+        guard let data = spareMatchData.exchange(nil, ordering: .acquiring) ?? sb_pcre2_match_data_create(ovectorPairs)
+        else {
             return body(PCRE2_ERROR_NOMEMORY, nil)
         }
-        defer { sb_pcre2_match_data_free(data) }
+        defer {
+            // Kept as the spare unless another match put one back meanwhile.
+            if !spareMatchData.compareExchange(expected: nil, desired: data, ordering: .releasing).exchanged {
+                sb_pcre2_match_data_free(data)
+            }
+        }
         let status = Self.withBase(subject) { base in
             sb_pcre2_match(code, base, subject.count, matchOptions, data, matchContext)
         }
         return body(status, sb_pcre2_ovector(data))
     }
 
-    private func groupRanges(_ ovector: UnsafePointer<Int>, subjectLength: Int) -> [Range<Int>?] {
+    private func groupRanges(_ ovector: UnsafePointer<Int>, subjectLength: Int) -> RegexMatch {
         let unset = sb_pcre2_unset()
-        var groups: [Range<Int>?] = []
-        groups.reserveCapacity(Int(ovectorPairs))
-        for pair in 0..<Int(ovectorPairs) {
+        return RegexMatch(count: Int(ovectorPairs)) { pair in
             let start = ovector[2 * pair]
             let end = ovector[2 * pair + 1]
             // PCRE2 can report start > end only with \K in a lookaround, which it refuses by
             // default; stay defensive anyway.
-            if start == unset || start < 0 || start > end || end > subjectLength {
-                groups.append(nil)
-            } else {
-                groups.append(start..<end)
-            }
+            if start == unset || start < 0 || start > end || end > subjectLength { return nil }
+            return start..<end
         }
-        return groups
     }
 
     /// Calls `body` with a non-nil base address (PCRE2 wants one even for empty input).

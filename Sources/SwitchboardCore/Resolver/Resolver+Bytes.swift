@@ -38,7 +38,7 @@ extension Resolver {
     ) throws(ResolveError) -> ResolveSummary {
         var utf8 = text
         let start = writer.count
-        let summary = utf8.withUTF8 { answerCommonRequest(text, $0, context: context, writer: &writer) }
+        let summary = utf8.withUTF8 { answerCommonRequest($0, context: context, writer: &writer) }
         if let summary { return summary }
         writer.truncate(to: start)
         let (resolution, outcome) = try resolveWithOutcome(text, context: context)
@@ -53,8 +53,8 @@ extension Resolver {
     private struct Input {
         /// The UTF-8 of the URL as given.
         let bytes: UnsafeBufferPointer<UInt8>
-        /// The URL as given, parsed; made only when a rule fires or a fallback is expanded.
-        var parsed: ParsedURL?
+        /// The components of the URL as given, for the fallback.
+        let parts: URLParts
         /// The rewritten URL and the rule that fired, when one did.
         var rewrite: (url: UnsafeBufferPointer<UInt8>, ruleID: String)?
 
@@ -76,7 +76,7 @@ extension Resolver {
     /// fires, or the first rule that matches is `last` and gives a URL that parses; then a
     /// route without a `web` page, or none.
     private func answerCommonRequest(
-        _ text: String, _ bytes: UnsafeBufferPointer<UInt8>, context: RequestContext, writer: inout JSONWriter
+        _ bytes: UnsafeBufferPointer<UInt8>, context: RequestContext, writer: inout JSONWriter
     ) -> ResolveSummary? {
         guard let parts = try? URLScanner(bytes: bytes).scan() else { return nil }
         let routed: Routed
@@ -85,17 +85,17 @@ extension Resolver {
         case .other:
             return nil
         case .none:
-            routed = answerRouted(bytes, parts, Input(bytes: bytes), writer: &writer)
+            routed = answerRouted(bytes, parts, Input(bytes: bytes, parts: parts), writer: &writer)
         case .match(let rule, let match):
-            let (ruleID, last) = rewriter.idAndLast(ofRule: rule)
-            guard last, let input = try? URLScanner(bytes: bytes).parse(text) else { return nil }
-            var rewritten = rewriter.expandTarget(ofRule: rule, url: input, subject: bytes, match: match)
-            routed = rewritten.withUTF8 { rewrittenBytes in
+            let (ids, last) = rewriter.firedAloneAndLast(ofRule: rule)
+            guard last else { return nil }
+            let ruleID = ids[0]
+            routed = rewriter.withExpandedTarget(ofRule: rule, parts: parts, subject: bytes, match: match) { rewrittenBytes in
                 guard let rewrittenParts = try? URLScanner(bytes: rewrittenBytes).scan() else { return .fullPathNeeded }
-                let input = Input(bytes: bytes, parsed: input, rewrite: (rewrittenBytes, ruleID))
+                let input = Input(bytes: bytes, parts: parts, rewrite: (rewrittenBytes, ruleID))
                 return answerRouted(rewrittenBytes, rewrittenParts, input, writer: &writer)
             }
-            firedRuleIDs = [ruleID]
+            firedRuleIDs = ids
         }
         guard routed.code != Routed.fullPathNeeded.code else { return nil }
         return ResolveSummary(
@@ -157,12 +157,11 @@ extension Resolver {
     private static func answerUnmatched(_ input: Input, fallback: RewriteTemplate?, writer: inout JSONWriter) -> Routed {
         input.writeHead(matched: false, to: &writer)
         if let fallback {
-            let text = String(decoding: input.bytes, as: UTF8.self)
-            guard let url = input.parsed ?? (try? URLScanner(bytes: input.bytes).parse(text)) else {
-                return .fullPathNeeded
-            }
             writer.writeSyntax(#","fallback":"#)
-            writer.writeString(fallback.expand(url: url, subject: input.bytes, match: nil))
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: fallback.expansionLimit(subjectCount: input.bytes.count)) {
+                let count = fallback.expand(parts: input.parts, subject: input.bytes, match: nil, into: $0)
+                writer.writeString(utf8: UnsafeBufferPointer(rebasing: $0[..<count]))
+            }
         }
         writer.writeSyntax("}")
         return .unmatched
@@ -180,15 +179,7 @@ extension Resolver {
         let query = parts.query.map { UnsafeBufferPointer(rebasing: bytes[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
         let defaults = routes.defaultParams(at: route)
         input.writeHead(matched: true, to: &writer)
-        writer.writeSyntax(#","routeId":"#)
-        routes.writeID(at: route, to: &writer)
-        writer.writeSyntax(#","module":"#)
-        writer.writeString(routes.module(at: route))
-        writer.writeSyntax(#","pattern":"#)
-        routes.writePattern(at: route, number: Int(entry.pattern), to: &writer)
-        writer.writeSyntax(#","target":"#)
-        writer.write(routes.target(at: route))
-        writer.writeSyntax(#","params":{"#)
+        routes.writeAnswerMembers(at: route, pattern: Int(entry.pattern), to: &writer)
         return QueryPieces.withDecoded(query) { items -> Routed in
             guard let items, defaults.count + items.count + captures.count <= ParamsMerger.linearScanLimit else {
                 return .fullPathNeeded

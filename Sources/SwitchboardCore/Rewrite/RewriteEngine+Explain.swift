@@ -57,7 +57,7 @@ extension RewriteEngine {
                     } ?? ""
                 return (
                     .fired,
-                    "\(held)matched '\(String(decoding: UnsafeBufferPointer(rebasing: subject[(match.groups.first ?? nil) ?? 0..<0]), as: UTF8.self))'; \(then)",
+                    "\(held)matched '\(String(decoding: UnsafeBufferPointer(rebasing: subject[match[0] ?? 0..<0]), as: UTF8.self))'; \(then)",
                     rewritten
                 )
             } catch {

@@ -29,8 +29,14 @@ public struct RewriteEngine: Sendable {
     /// The rules, in evaluation order.
     public let rules: [RewriteRule]
     let compiled: [CompiledRewriteRule]
+    /// Per rule, `[id]`: the fired-rule list of an answer that rule alone rewrote, made once so
+    /// that such an answer shares it instead of allocating one.
+    private let firedAlone: [[String]]
     /// `nil` runs every regex (the reference behaviour the prefilter must reproduce).
     let prefilter: LiteralPrefilter?
+    /// With the prefilter, when every rule starts `^literal`: the candidates of a URL found
+    /// from its first bytes, in place of the prefilter's scan.
+    let prefixGate: AnchoredPrefixGate?
     /// The PCRE2 limits the rules were compiled with (a rule compiled with others is not reused).
     let options: RegexOptions
 
@@ -38,8 +44,10 @@ public struct RewriteEngine: Sendable {
     public init() {
         self.rules = []
         self.compiled = []
+        self.firedAlone = []
         self.options = .default
         self.prefilter = nil
+        self.prefixGate = nil
     }
 
     /// Validates and compiles `rules`, all or nothing.
@@ -77,6 +85,9 @@ public struct RewriteEngine: Sendable {
         let reuse = previous.flatMap { $0.options == options ? CompiledRuleReuse(old: $0.rules, new: rules) : nil }
         // Taken out of `previous` once: binding the engine inside the loop would copy it per rule.
         let previousCompiled = previous?.compiled ?? []
+        let previousFiredAlone = previous?.firedAlone ?? []
+        var firedAlone: [[String]] = []
+        firedAlone.reserveCapacity(rules.count)
         let previousLiterals = previous?.prefilter?.literals
         for (index, rule) in rules.enumerated() {
             func report(_ field: RuleValidationError.Field, _ code: RuleValidationError.Code, _ message: String, offset: Int? = nil) {
@@ -93,6 +104,7 @@ public struct RewriteEngine: Sendable {
             if reuse != nil { previousIndex.append(reused) }
             if let reused {
                 compiled.append(previousCompiled[reused])
+                firedAlone.append(previousFiredAlone[reused])
                 if usesPrefilter {
                     let literal = previousLiterals.map { $0[reused] } ?? RequiredLiteral.extract(from: rule.match)
                     literals.append(literal?.isEmpty == false ? literal : nil)
@@ -133,6 +145,7 @@ public struct RewriteEngine: Sendable {
             }
 
             if let regex, let template {
+                firedAlone.append([rule.id])
                 compiled.append(
                     CompiledRewriteRule(id: rule.id, regex: regex, template: template, last: rule.last, condition: condition))
                 if usesPrefilter { literals.append(RequiredLiteral.extract(from: rule.match)) }
@@ -143,12 +156,19 @@ public struct RewriteEngine: Sendable {
         }
         self.rules = rules
         self.compiled = compiled
+        self.firedAlone = firedAlone
         self.options = options
         let previousPrefilter = reuse == nil ? nil : previous?.prefilter
         self.prefilter =
             usesPrefilter
             ? LiteralPrefilter(
                 literals: literals, previous: previousPrefilter, previousIndex: previousPrefilter == nil ? [] : previousIndex)
+            : nil
+        let previousGate = reuse == nil ? nil : previous?.prefixGate
+        self.prefixGate =
+            usesPrefilter
+            ? AnchoredPrefixGate(
+                patterns: rules.lazy.map(\.match), previous: previousGate, previousIndex: previousGate == nil ? [] : previousIndex)
             : nil
     }
 
@@ -177,7 +197,8 @@ public struct RewriteEngine: Sendable {
         return RewriteOutcome(url: current, steps: steps, errors: errors, limitHits: limitHits)
     }
 
-    /// The first rule at or after `start` that fires on `url`, with the URL it produces.
+    /// The first rule at or after `start` that fires on `url` (whose string's UTF-8 is
+    /// `subject`), with the URL it produces.
     private func firstFiring(
         from start: Int,
         url: ParsedURL,
@@ -229,9 +250,20 @@ public struct RewriteEngine: Sendable {
     }
 
     /// The first rule, in the order of the pass, whose regex does anything on `subject` but
-    /// not match (see ``FirstMatch``).
+    /// not match (see ``FirstMatch``). `subject` must be valid UTF-8 (a string's bytes): the
+    /// regexes run without PCRE2's check of it.
     func firstMatch(on subject: UnsafeBufferPointer<UInt8>, context: RequestContext) -> FirstMatch {
         guard !compiled.isEmpty else { return .none }
+        if let prefixGate {
+            for position in prefixGate.candidates(for: subject) {
+                if let rule = prefixGate.candidate(at: position, for: subject),
+                    let found = tryRule(rule, subject: subject, context: context)
+                {
+                    return found
+                }
+            }
+            return .none
+        }
         guard let prefilter else {
             for index in compiled.indices {
                 if let found = tryRule(index, subject: subject, context: context) { return found }
@@ -261,22 +293,32 @@ public struct RewriteEngine: Sendable {
     private func tryRule(_ index: Int, subject: UnsafeBufferPointer<UInt8>, context: RequestContext) -> FirstMatch? {
         let rule = compiled[index]
         if let condition = rule.condition, !condition.holds(context, ruleID: rule.id) { return nil }
-        switch rule.regex.search(subject) {
+        switch rule.regex.search(subject, isValidUTF8: true) {
         case .noMatch: return nil
         case .match(let match): return .match(rule: index, match)
         case .limitExceeded, .failed: return .other
         }
     }
 
-    /// The id of rule `index`, and whether rewriting stops after it.
-    func idAndLast(ofRule index: Int) -> (id: String, last: Bool) {
-        (compiled[index].id, compiled[index].last)
+    /// `[id]` of rule `index` (shared, not allocated), and whether rewriting stops after it.
+    func firedAloneAndLast(ofRule index: Int) -> (ids: [String], last: Bool) {
+        (firedAlone[index], compiled[index].last)
     }
 
-    /// The target of rule `index` expanded for `match` on `url` (whose UTF-8 is `subject`):
-    /// the text the full pass parses as the rewritten URL.
-    func expandTarget(ofRule index: Int, url: ParsedURL, subject: UnsafeBufferPointer<UInt8>, match: RegexMatch) -> String {
-        compiled[index].template.expand(url: url, subject: subject, match: match)
+    /// Calls `body` with the target of rule `index` expanded for `match` on the URL whose UTF-8
+    /// is `subject` and whose components are `parts` (the text the full pass parses as the
+    /// rewritten URL), written to a buffer sized once.
+    func withExpandedTarget<Result>(
+        ofRule index: Int, parts: URLParts, subject: UnsafeBufferPointer<UInt8>, match: RegexMatch,
+        _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        let template = compiled[index].template
+        // One array sized for the longest expansion: a stack buffer would save this allocation
+        // but costs more instructions than the allocation does.
+        let expanded = [UInt8](unsafeUninitializedCapacity: template.expansionLimit(subjectCount: subject.count)) {
+            $1 = template.expand(parts: parts, subject: subject, match: match, into: $0)
+        }
+        return expanded.withUnsafeBufferPointer(body)
     }
 
     /// Runs rule `index` on `url`; returns the rewritten URL when it fires.
@@ -292,7 +334,7 @@ public struct RewriteEngine: Sendable {
         // Conditions are cheap: check them before PCRE2 (the prefilter only narrows the
         // candidates; a skipped rule is as if its regex had not matched).
         if let condition = rule.condition, !condition.holds(context, ruleID: rule.id) { return nil }
-        switch rule.regex.search(subject) {
+        switch rule.regex.search(subject, isValidUTF8: true) {
         case .noMatch:
             return nil
         case .limitExceeded:

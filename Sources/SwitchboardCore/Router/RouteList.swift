@@ -42,6 +42,18 @@ public struct RouteList: RandomAccessCollection, Sendable {
     private var targets: [JSONValue] = []
     private var params: [[(name: String, value: String)]] = [[]]
     private var extras: [Extra] = []
+    /// The constant parts of a matched answer, written once per module and per target so that
+    /// an answer copies each in one block: per module `,"module":"…","pattern":`, per target
+    /// `,"target":…,"params":{`, both in `answerPieces` at the ranges below.
+    private var answerPieces: [UInt8] = []
+    private var moduleAnswerPieces: [PieceRange] = []
+    private var targetAnswerPieces: [PieceRange] = []
+
+    /// Where one piece of `answerPieces` is.
+    private struct PieceRange: Sendable {
+        var start: UInt32
+        var count: UInt32
+    }
 
     /// An empty list, to fill with ``append(_:interning:)``.
     init() {}
@@ -67,6 +79,22 @@ public struct RouteList: RandomAccessCollection, Sendable {
         // Consecutive routes mostly share module and target: the interners check the last one first.
         let module = interning.modules.index(of: route.module, in: &modules)
         let target = interning.targets.index(of: route.target, in: &targets)
+        if moduleAnswerPieces.count < modules.count {
+            moduleAnswerPieces.append(
+                appendAnswerPiece { writer in
+                    writer.writeSyntax(#","module":"#)
+                    writer.writeString(route.module)
+                    writer.writeSyntax(#","pattern":"#)
+                })
+        }
+        if targetAnswerPieces.count < targets.count {
+            targetAnswerPieces.append(
+                appendAnswerPiece { writer in
+                    writer.writeSyntax(#","target":"#)
+                    writer.write(route.target)
+                    writer.writeSyntax(#","params":{"#)
+                })
+        }
 
         var paramsPosition: Int32 = 0
         if !route.defaultParams.isEmpty {
@@ -96,10 +124,20 @@ public struct RouteList: RandomAccessCollection, Sendable {
                 module: module, target: target, params: paramsPosition, extra: extra))
     }
 
+    /// Appends to `answerPieces` what `write` writes, and returns where it went.
+    private mutating func appendAnswerPiece(_ write: (inout JSONWriter) -> Void) -> PieceRange {
+        let start = answerPieces.count
+        var writer = JSONWriter(appendingTo: &answerPieces)
+        write(&writer)
+        writer.finish(into: &answerPieces)
+        return PieceRange(start: UInt32(start), count: UInt32(answerPieces.count - start))
+    }
+
     /// Gives back the spare capacity of the large arrays (once the last route is appended).
     mutating func shrinkToFit() {
         records = records.withoutSpareCapacity()
         text = text.withoutSpareCapacity()
+        answerPieces = answerPieces.withoutSpareCapacity()
     }
 
     public var startIndex: Int { 0 }
@@ -144,27 +182,25 @@ public struct RouteList: RandomAccessCollection, Sendable {
         return string(Int(record.textStart + record.idCount), record.patternCount)
     }
 
-    /// Writes the id of the route at `index` as a JSON string, straight from the stored bytes.
-    func writeID(at index: Int, to writer: inout JSONWriter) {
+    /// Writes the members of a matched answer that depend on the route alone, and opens its
+    /// params: `,"routeId":…,"module":…,"pattern":…,"target":…,"params":{`, for the route at
+    /// `index` found by its pattern number `number`.
+    func writeAnswerMembers(at index: Int, pattern number: Int, to writer: inout JSONWriter) {
         let record = records[index]
+        writer.writeSyntax(#","routeId":"#)
         writeText(Int(record.textStart), record.idCount, to: &writer)
-    }
-
-    /// Writes pattern number `number` of the route at `index` as a JSON string.
-    func writePattern(at index: Int, number: Int, to writer: inout JSONWriter) {
-        let record = records[index]
-        guard number == 0 else {
-            writer.writeString(extras[Int(record.extra)].patterns[number])
-            return
+        answerPieces.withUnsafeBufferPointer { pieces in
+            let module = moduleAnswerPieces[Int(record.module)]
+            writer.writeJSON(UnsafeBufferPointer(rebasing: pieces[Int(module.start)..<Int(module.start + module.count)]))
+            if number == 0 {
+                writeText(Int(record.textStart + record.idCount), record.patternCount, to: &writer)
+            } else {
+                writer.writeString(extras[Int(record.extra)].patterns[number])
+            }
+            let target = targetAnswerPieces[Int(record.target)]
+            writer.writeJSON(UnsafeBufferPointer(rebasing: pieces[Int(target.start)..<Int(target.start + target.count)]))
         }
-        writeText(Int(record.textStart + record.idCount), record.patternCount, to: &writer)
     }
-
-    /// The module of the route at `index`.
-    func module(at index: Int) -> String { modules[Int(records[index].module)] }
-
-    /// The target of the route at `index`.
-    func target(at index: Int) -> JSONValue { targets[Int(records[index].target)] }
 
     /// The default params of the route at `index`.
     func defaultParams(at index: Int) -> [(name: String, value: String)] { params[Int(records[index].params)] }

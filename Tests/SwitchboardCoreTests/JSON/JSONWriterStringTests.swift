@@ -53,4 +53,26 @@ struct JSONWriterStringTests {
             #expect(writer.bytes == Self.reference(bytes), "\(bytes)")
         }
     }
+
+    /// Strings and syntax appended one after another to one writer that starts small (and to a
+    /// buffer taken over with its content), so that the output grows across appends.
+    @Test func appendsGrowOneBuffer() {
+        var random = SplitMix(seed: 7)
+        let alphabet: [UInt8] = [0x61, 0x62, 0x22, 0x0A, 0x7F, 0xC3, 0xA9, 0x2F]
+        var buffer = Array("prefix".utf8)
+        var writer = JSONWriter(appendingTo: &buffer)
+        var small = JSONWriter(capacity: 1)
+        var expected = Array("prefix".utf8)
+        for _ in 0..<300 {
+            let bytes = (0..<Int(random.next() % 30)).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }
+            bytes.withUnsafeBufferPointer { writer.writeString(utf8: $0) }
+            bytes.withUnsafeBufferPointer { small.writeString(utf8: $0) }
+            writer.writeSyntax(",")
+            small.writeSyntax(",")
+            expected += Self.reference(bytes) + [UInt8(ascii: ",")]
+        }
+        writer.finish(into: &buffer)
+        #expect(buffer == expected)
+        #expect(small.bytes == Array(expected.dropFirst(6)))
+    }
 }

@@ -1,0 +1,154 @@
+import Testing
+
+@testable import SwitchboardCore
+
+/// ``AnchoredPrefixGate``: the literal each pattern starts with, and no URL that some rule's
+/// regex matches is ever turned away.
+struct AnchoredPrefixGateTests {
+    @Test(
+        arguments: [
+            (#"^https://www\.shop\.com/(.*)$"#, "https://www.shop.com/"),
+            (#"^shop://campaign/(\w+)"#, "shop://campaign/"),
+            (#"^https?://a"#, "http"),
+            (#"^ab*c"#, "a"),
+            (#"^abc{2}"#, "ab"),
+            (#"^caféé?x"#, "café"),
+            (#"^a\d"#, "a"),
+            (#"^a\x41"#, "a"),
+            (#"^a\Qb.\E"#, "a"),
+            (#"^a\.b\/c\-"#, "a.b/c-"),
+            (#"^a\.?"#, "a"),
+            (#"^a(?i)b"#, "a"),
+            (#"^a[bc]"#, "a"),
+            (#"^ab$"#, "ab"),
+            (#"^a.b"#, "a"),
+        ] as [(String, String)])
+    func literalAfterTheAnchor(pattern: String, literal: String) {
+        #expect(AnchoredPrefixGate.anchoredLiteral(of: pattern) == Array(literal.utf8), "\(pattern)")
+    }
+
+    @Test(arguments: [#"https://a"#, #"^a|b"#, #"^(a)"#, #"^\d"#, #"^a?"#, #"(?m)^a"#, #"^[a]"#, #"^.a"#, #"^"#, #"^*a"#])
+    func noLiteral(pattern: String) {
+        #expect(AnchoredPrefixGate.anchoredLiteral(of: pattern) == nil, "\(pattern)")
+    }
+
+    /// A gate exists only when every rule starts with a literal.
+    @Test func oneUnanchoredRuleOpensTheGate() {
+        #expect(AnchoredPrefixGate(patterns: [#"^a/b"#, #"^c"#]) != nil)
+        #expect(AnchoredPrefixGate(patterns: [#"^a/b"#, #"c"#]) == nil)
+        #expect(AnchoredPrefixGate(patterns: [String]()) == nil)
+    }
+
+    /// Random anchored patterns over a small alphabet and random subjects: whenever one of the
+    /// regexes matches a subject, that rule is among the gate's candidates.
+    @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
+    func neverTurnsAwayAMatch(seed: UInt64) throws {
+        var random = SplitMix(seed: seed)
+        let pieces = ["a", "b", "ab", "é", "/", "\\.", ".", "a?", "b*", "c{2}", "[ab]", "\\d", "(a)", "x+", "1", "$", "(?i)A"]
+        func pick(_ count: Int) -> String {
+            (0..<count).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+        }
+        var checked = 0
+        for _ in 0..<200 {
+            let patterns = (0..<(1 + Int(random.next() % 3))).map { _ in "^" + pick(1 + Int(random.next() % 4)) }
+            let regexes = patterns.compactMap { try? CompiledRegex($0) }
+            guard regexes.count == patterns.count else { continue }
+            let gate = AnchoredPrefixGate(patterns: patterns)
+            for _ in 0..<50 {
+                let subjectPieces = ["a", "b", "é", "/", ".", "c", "cc", "1", "x", "A"]
+                var subject = (0..<Int(random.next() % 6)).map { _ in subjectPieces[Int(random.next() % 10)] }.joined()
+                let matched = subject.withUTF8 { bytes in
+                    regexes.contains { if case .match = $0.search(bytes) { true } else { false } }
+                }
+                guard matched else { continue }
+                checked += 1
+                let through = subject.withUTF8 { bytes in
+                    gate.map { gate in
+                        regexes.indices.allSatisfy { rule in
+                            guard case .match = regexes[rule].search(bytes) else { return true }
+                            return gate.candidates(for: bytes).contains { gate.candidate(at: $0, for: bytes) == rule }
+                        }
+                    } ?? true
+                }
+                #expect(through, "\(patterns) on \(subject)")
+            }
+        }
+        #expect(checked > 100)
+    }
+
+    /// The engine's first match with the gate and prefilter is the one found by running every
+    /// regex, on URLs that begin with the rules' literals, with parts of them, or with neither.
+    @Test(arguments: [1, 2, 3, 4] as [UInt64])
+    func firstMatchAsEveryRegex(seed: UInt64) throws {
+        var random = SplitMix(seed: seed)
+        let starts = ["app://a/", "app://ab", "https://www.x.com/", "https://www.x.co", "APP://a/", "app:/", "h"]
+        let rules = (0..<12).map { index in
+            let start = String(starts[Int(random.next() % 4)].flatMap { $0 == "." ? ["\\", "."] : [$0] })
+            let rest = ["(.*)", "b?c", "\\d+", "[xy]", ""][Int(random.next() % 5)]
+            return RewriteRule(id: "r\(index)", match: "^" + start + rest, target: "app://t/$0")
+        }
+        let gated = try RewriteEngine(rules: rules, options: .default, usesPrefilter: true)
+        let plain = try RewriteEngine(rules: rules, options: .default, usesPrefilter: false)
+        #expect(gated.prefixGate != nil)
+        func rule(_ found: RewriteEngine.FirstMatch) -> Int {
+            switch found {
+            case .none: -1
+            case .match(let rule, _): rule
+            case .other: -2
+            }
+        }
+        var matched = 0
+        for _ in 0..<2000 {
+            let tail = ["", "b", "bc", "c", "12", "x", "/y", "b/c?d"][Int(random.next() % 8)]
+            let url = starts[Int(random.next() % UInt64(starts.count))] + tail
+            var subject = url
+            subject.withUTF8 { bytes in
+                let expected = rule(plain.firstMatch(on: bytes, context: RequestContext()))
+                if expected >= 0 { matched += 1 }
+                #expect(rule(gated.firstMatch(on: bytes, context: RequestContext())) == expected, "\(url)")
+            }
+        }
+        #expect(matched > 200)
+    }
+
+    /// An engine built from a previous one takes the literals of the rules it kept from the
+    /// previous gate; after edits (a literal changed, a rule added, one removed, two swapped) it
+    /// finds the same first match as running every regex.
+    @Test func gateBuiltFromThePreviousOne() throws {
+        let rules = (0..<40).map { RewriteRule(id: "r\($0)", match: "^app://r\($0 % 7)/x\($0)", target: "app://t/$0") }
+        var edited = rules
+        edited[3] = RewriteRule(id: "r3", match: "^app://changed/x3", target: "app://t/$0")
+        edited.insert(RewriteRule(id: "new", match: "^app://r1/x", target: "app://t/$0"), at: 10)
+        edited.remove(at: 20)
+        edited.swapAt(30, 31)
+        let previous = try RewriteEngine(rules: rules)
+        let reused = try RewriteEngine(rules: edited, reusing: previous)
+        let plain = try RewriteEngine(rules: edited, options: .default, usesPrefilter: false)
+        #expect(reused.prefixGate != nil)
+        // The fired-rule lists made once per rule follow the edits too.
+        for (index, rule) in edited.enumerated() {
+            #expect(reused.firedAloneAndLast(ofRule: index).ids == [rule.id])
+        }
+        var matched = 0
+        for index in 0..<45 {
+            for url in ["app://r\(index % 7)/x\(index)", "app://changed/x\(index)", "app://r1/x\(index)/y", "app://r\(index % 7)/"] {
+                var subject = url
+                subject.withUTF8 { bytes in
+                    let expected = Self.rule(plain.firstMatch(on: bytes, context: RequestContext()))
+                    if expected >= 0 { matched += 1 }
+                    #expect(Self.rule(reused.firstMatch(on: bytes, context: RequestContext())) == expected, "\(url)")
+                }
+            }
+        }
+        #expect(matched > 40)
+    }
+
+    /// The rule a first match names; -1 for none, -2 for a failure.
+    static func rule(_ found: RewriteEngine.FirstMatch) -> Int {
+        switch found {
+        case .none: -1
+        case .match(let rule, _): rule
+        case .other: -2
+        }
+    }
+}
