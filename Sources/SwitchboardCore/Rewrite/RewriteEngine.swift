@@ -254,8 +254,10 @@ public struct RewriteEngine: Sendable {
     /// regexes run without PCRE2's check of it.
     func firstMatch(on subject: UnsafeBufferPointer<UInt8>, context: RequestContext) -> FirstMatch {
         guard !compiled.isEmpty else { return .none }
-        if let prefixGate {
-            for position in prefixGate.candidates(for: subject) {
+        if let prefixGate, case let positions = prefixGate.candidates(for: subject),
+            positions.count <= Self.gateCandidateLimit || prefilter == nil
+        {
+            for position in positions {
                 if let rule = prefixGate.candidate(at: position, for: subject),
                     let found = tryRule(rule, subject: subject, context: context)
                 {
@@ -288,12 +290,18 @@ public struct RewriteEngine: Sendable {
         }
     }
 
+    /// The most candidates the prefix gate may give a URL before the prefilter's scan is the
+    /// cheaper filter: a literal cut short by an optional character (`^https?://…` gives
+    /// `http`) files many rules under one key, and every candidate costs a regex search.
+    static let gateCandidateLimit = 4
+
     /// What rule `index` does on `subject`; `nil` when its condition does not hold or its
     /// regex does not match.
     private func tryRule(_ index: Int, subject: UnsafeBufferPointer<UInt8>, context: RequestContext) -> FirstMatch? {
-        let rule = compiled[index]
-        if let condition = rule.condition, !condition.holds(context, ruleID: rule.id) { return nil }
-        switch rule.regex.search(subject, isValidUTF8: true) {
+        // The fields one at a time: a copy of the whole rule retains every reference it holds,
+        // and a URL may try dozens of rules.
+        if let condition = compiled[index].condition, !condition.holds(context, ruleID: compiled[index].id) { return nil }
+        switch compiled[index].regex.search(subject, isValidUTF8: true) {
         case .noMatch: return nil
         case .match(let match): return .match(rule: index, match)
         case .limitExceeded, .failed: return .other

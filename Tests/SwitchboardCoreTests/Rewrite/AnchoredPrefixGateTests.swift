@@ -143,6 +143,33 @@ struct AnchoredPrefixGateTests {
         #expect(matched > 40)
     }
 
+    /// `^https?://` cuts every rule's literal to `http`, so the gate files them all under one
+    /// key, more than ``RewriteEngine/gateCandidateLimit``: the prefilter decides instead, with
+    /// the same first match as running every regex.
+    @Test func manyRulesUnderOneShortLiteral() throws {
+        var rules = (0..<10).map {
+            RewriteRule(id: "legacy\($0)", match: #"^https?://legacy\#($0)\.old/(.*)$"#, target: "app://$1")
+        }
+        rules.append(RewriteRule(id: "web", match: #"^https://www\.x\.com/(m\d+/.*)$"#, target: "app://$1"))
+        let gated = try RewriteEngine(rules: rules, options: .default, usesPrefilter: true)
+        let plain = try RewriteEngine(rules: rules, options: .default, usesPrefilter: false)
+        #expect(gated.prefixGate != nil && rules.count > RewriteEngine.gateCandidateLimit)
+        let urls = [
+            "https://www.x.com/m1/a", "http://legacy3.old/p", "https://legacy9.old/q?x=1", "https://legacy10.old/",
+            "https://www.x.com/z", "app://m1/x", "http", "https://legacy0.old",
+        ]
+        var matched = 0
+        for url in urls {
+            var subject = url
+            subject.withUTF8 { bytes in
+                let expected = Self.rule(plain.firstMatch(on: bytes, context: RequestContext()))
+                if expected >= 0 { matched += 1 }
+                #expect(Self.rule(gated.firstMatch(on: bytes, context: RequestContext())) == expected, "\(url)")
+            }
+        }
+        #expect(matched == 3)
+    }
+
     /// The rule a first match names; -1 for none, -2 for a failure.
     static func rule(_ found: RewriteEngine.FirstMatch) -> Int {
         switch found {
