@@ -52,7 +52,7 @@ struct HTTPServerConfigurationTests {
         #expect(configuration.maxBodySize == 1024 * 1024)
         #expect(configuration.maxConnections == 1024)
         #expect(configuration.connectionTimeout == .seconds(30))
-        #expect(configuration.connectionMemoryLimit == 32 * 1024)
+        #expect(configuration.connectionMemoryLimit == 24 * 1024)
         #expect(configuration.threadPoolSize >= 1)
         #expect(configuration.threadingMode == .pollThreadPool)
         try configuration.validate()

@@ -155,7 +155,7 @@ package final class SwitchboardApplication: Sendable {
         configuration.maxBodySize = settings.limits.maxBodyBytes
         configuration.shutdownGrace = .seconds(settings.shutdownGraceSeconds)
         configuration.connectionMemoryLimit = max(
-            configuration.connectionMemoryLimit, settings.limits.maxURLBytes * 2 + 16 * 1024)
+            configuration.connectionMemoryLimit, settings.limits.maxURLBytes * 2 + 8 * 1024)
         return configuration
     }
 }
