@@ -40,10 +40,13 @@ enum ProductionShape {
     }
 
     /// 48 host-specific migrations (hosts no request uses), the web → app rule, the campaign rule.
+    /// The migrations take `http` and `https` alike, as `generate-production.py`'s do: the
+    /// optional `s` cuts their anchored literals to `http`, which a filter by the URL's first
+    /// bytes cannot tell apart.
     static func rules() -> [RewriteRule] {
         var rules = (0..<48).map { index in
             RewriteRule(
-                id: "migrate-legacy\(index)", match: #"^https://legacy\#(index)\.shop\.example\.com/(.*)$"#,
+                id: "migrate-legacy\(index)", match: #"^https?://legacy\#(index)\.shop\.example\.com/(.*)$"#,
                 target: "shop://m\(index % moduleCount)/$1")
         }
         rules.append(RewriteRule(id: "web-to-app", match: #"^https://www\.shop\.example\.com/(.*)$"#, target: "shop://$1"))
