@@ -7,6 +7,11 @@
 /// rules are listed by hash, in rule order. For a URL, the rules listed under the hash of its
 /// first ``length`` bytes are the candidates, and a candidate is kept when the URL starts with
 /// its whole literal (which also rules out hash collisions).
+///
+/// A rule whose literal holds one optional character (`^https?://old\.example/`, the usual
+/// way to take both schemes) is listed under both spellings (`https://old.example/` and
+/// `http://old.example/`): cut at the `?`, every such literal would be `http`, and one key
+/// would list them all.
 struct AnchoredPrefixGate: Sendable {
     /// How many of a URL's first bytes are hashed.
     let length: Int
@@ -14,11 +19,16 @@ struct AnchoredPrefixGate: Sendable {
     private let hashes: [UInt64]
     /// Where the rules of `hashes[i]` end in `rules` (they start where those of `i - 1` end).
     private let ends: [UInt32]
-    /// Rule indices grouped by hash, ascending within a hash.
+    /// Spelling indices grouped by hash, ascending within a hash (spellings are numbered in
+    /// rule order, so this is rule order too).
     private let rules: [UInt32]
-    /// Every rule's literal, one after another; rule `r`'s ends at `literalEnds[r]`.
+    /// Every spelling of every rule, one after another; spelling `s` ends at `literalEnds[s]`
+    /// and belongs to rule `spellingRules[s]`.
     private let literals: [UInt8]
     private let literalEnds: [UInt32]
+    private let spellingRules: [UInt32]
+    /// Where each rule's spellings end among the spellings (they start where rule `r - 1`'s end).
+    private let ruleSpellingEnds: [UInt32]
 
     /// The gate for rules whose patterns are `patterns`, in rule order; `nil` when a pattern
     /// does not start with `^` and a literal (or there is none), so that any URL may match.
@@ -35,24 +45,37 @@ struct AnchoredPrefixGate: Sendable {
         literals.reserveCapacity(patterns.count * 32)
         var literalEnds: [UInt32] = []
         literalEnds.reserveCapacity(patterns.count)
-        var shortest = Int.max
+        var spellingRules: [UInt32] = []
+        spellingRules.reserveCapacity(patterns.count)
+        var ruleSpellingEnds: [UInt32] = []
+        ruleSpellingEnds.reserveCapacity(patterns.count)
         // Taken out of `previous` once: binding it inside the loop would copy it per rule.
         let previousLiterals = previous?.literals ?? []
         let previousEnds = previous?.literalEnds ?? []
+        let previousRuleEnds = previous?.ruleSpellingEnds ?? []
         for (rule, pattern) in patterns.enumerated() {
-            let count: Int
-            if rule < previousIndex.count, let old = previousIndex[rule], old < previousEnds.count {
-                let start = old == 0 ? 0 : Int(previousEnds[old - 1])
-                count = Int(previousEnds[old]) - start
-                previousLiterals.withUnsafeBufferPointer {
-                    literals.append(contentsOf: UnsafeBufferPointer(rebasing: $0[start..<start + count]))
+            if rule < previousIndex.count, let old = previousIndex[rule], old < previousRuleEnds.count {
+                let firstSpelling = old == 0 ? 0 : Int(previousRuleEnds[old - 1])
+                for spelling in firstSpelling..<Int(previousRuleEnds[old]) {
+                    let start = spelling == 0 ? 0 : Int(previousEnds[spelling - 1])
+                    previousLiterals.withUnsafeBufferPointer {
+                        literals.append(contentsOf: UnsafeBufferPointer(rebasing: $0[start..<Int(previousEnds[spelling])]))
+                    }
+                    literalEnds.append(UInt32(literals.count))
+                    spellingRules.append(UInt32(rule))
                 }
             } else {
-                guard let extracted = Self.appendAnchoredLiteral(of: pattern, to: &literals) else { return nil }
-                count = extracted
+                guard Self.appendAnchoredSpellings(of: pattern, to: &literals, ends: &literalEnds) else { return nil }
+                while spellingRules.count < literalEnds.count { spellingRules.append(UInt32(rule)) }
             }
-            literalEnds.append(UInt32(literals.count))
-            shortest = min(shortest, count)
+            ruleSpellingEnds.append(UInt32(literalEnds.count))
+        }
+        guard literalEnds.count < 1 << Self.ruleBits else { return nil }
+        var shortest = Int.max
+        var previousEnd: UInt32 = 0
+        for end in literalEnds {
+            shortest = min(shortest, Int(end - previousEnd))
+            previousEnd = end
         }
         // Longer keys tell more URLs apart; 32 bytes are plenty and keep the hash short.
         let length = min(32, shortest)
@@ -61,9 +84,9 @@ struct AnchoredPrefixGate: Sendable {
         entries.reserveCapacity(literalEnds.count)
         literals.withUnsafeBufferPointer { literals in
             var start = 0
-            for (rule, end) in literalEnds.enumerated() {
+            for (spelling, end) in literalEnds.enumerated() {
                 let key = Self.key(ByteHash.hash(UnsafeBufferPointer(rebasing: literals[start..<start + length])))
-                entries.append(key << UInt64(Self.ruleBits) | UInt64(rule))
+                entries.append(key << UInt64(Self.ruleBits) | UInt64(spelling))
                 start = Int(end)
             }
         }
@@ -87,6 +110,8 @@ struct AnchoredPrefixGate: Sendable {
         self.rules = rules
         self.literals = literals
         self.literalEnds = literalEnds
+        self.spellingRules = spellingRules
+        self.ruleSpellingEnds = ruleSpellingEnds
     }
 
     /// The key of a hash: its high bits, which leave room for a rule index beside them.
@@ -111,15 +136,18 @@ struct AnchoredPrefixGate: Sendable {
 
     /// The rule listed at `position` (from ``candidates(for:)``, ascending positions give rules
     /// in rule order) when `subject` starts with its whole literal; `nil` otherwise.
+    ///
+    /// A rule listed under both its spellings with the same key comes twice in a row; trying
+    /// it again gives the same answer.
     func candidate(at position: Int, for subject: UnsafeBufferPointer<UInt8>) -> Int? {
-        let rule = Int(rules[position])
-        return startsWithLiteral(of: rule, subject) ? rule : nil
+        let spelling = Int(rules[position])
+        return startsWithLiteral(spelling, subject) ? Int(spellingRules[spelling]) : nil
     }
 
-    /// Whether `subject` starts with the whole literal of `rule`.
-    private func startsWithLiteral(of rule: Int, _ subject: UnsafeBufferPointer<UInt8>) -> Bool {
-        let start = rule == 0 ? 0 : Int(literalEnds[rule - 1])
-        let count = Int(literalEnds[rule]) - start
+    /// Whether `subject` starts with the whole of spelling `spelling`.
+    private func startsWithLiteral(_ spelling: Int, _ subject: UnsafeBufferPointer<UInt8>) -> Bool {
+        let start = spelling == 0 ? 0 : Int(literalEnds[spelling - 1])
+        let count = Int(literalEnds[spelling]) - start
         guard subject.count >= count else { return false }
         return literals.withUnsafeBufferPointer { literals in
             guard let literal = UnsafeRawPointer(literals.baseAddress), let bytes = UnsafeRawPointer(subject.baseAddress)
@@ -153,31 +181,58 @@ struct AnchoredPrefixGate: Sendable {
     /// `^` is the start of the subject and every other byte stands for itself.
     static func anchoredLiteral(of pattern: String) -> [UInt8]? {
         var literal: [UInt8] = []
-        return appendAnchoredLiteral(of: pattern, to: &literal) == nil ? nil : literal
-    }
-
-    /// Appends ``anchoredLiteral(of:)`` to `output` and returns its length; `nil` (with
-    /// `output` as it was) when there is none.
-    static func appendAnchoredLiteral(of pattern: String, to output: inout [UInt8]) -> Int? {
-        let before = output.count
+        var ends: [UInt32] = []
         var pattern = pattern
-        let count = pattern.withUTF8 { appendAnchoredLiteral(of: $0, to: &output) }
-        if count == nil { output.removeLast(output.count - before) }
-        return count
+        let found = pattern.withUTF8 { appendAnchoredSpellings(of: $0, optional: false, to: &literal, ends: &ends) }
+        return found ? literal : nil
     }
 
-    private static func appendAnchoredLiteral(of bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) -> Int? {
-        guard bytes.first == UInt8(ascii: "^") else { return nil }
-        for byte in bytes where byte == UInt8(ascii: "|") { return nil }
+    /// The literals every match of `pattern` starts the subject with: ``anchoredLiteral(of:)``,
+    /// except that one character made optional by a plain `?` gives two spellings, with and
+    /// without it, both going on to the end of the literal (`^https?://a\.b/` gives
+    /// `https://a.b/` and `http://a.b/`); `nil` when a spelling would be empty.
+    static func anchoredSpellings(of pattern: String) -> [[UInt8]]? {
+        var literals: [UInt8] = []
+        var ends: [UInt32] = []
+        guard appendAnchoredSpellings(of: pattern, to: &literals, ends: &ends) else { return nil }
+        var start = 0
+        return ends.map { end in
+            defer { start = Int(end) }
+            return Array(literals[start..<Int(end)])
+        }
+    }
+
+    /// Appends the spellings of ``anchoredSpellings(of:)`` to `output` and each one's end to
+    /// `ends`; `false` (with both as they were) when there is none.
+    static func appendAnchoredSpellings(of pattern: String, to output: inout [UInt8], ends: inout [UInt32]) -> Bool {
+        var pattern = pattern
+        return pattern.withUTF8 { appendAnchoredSpellings(of: $0, optional: true, to: &output, ends: &ends) }
+    }
+
+    private static func appendAnchoredSpellings(
+        of bytes: UnsafeBufferPointer<UInt8>, optional allowsOptional: Bool, to output: inout [UInt8],
+        ends: inout [UInt32]
+    ) -> Bool {
+        guard bytes.first == UInt8(ascii: "^") else { return false }
+        for byte in bytes where byte == UInt8(ascii: "|") { return false }
         // Built in a scratch buffer (a literal is never longer than its pattern), appended once.
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { literal -> Int? in
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { literal -> Bool in
             var count = 0
             // Where the last character of the literal starts, to drop it whole before a quantifier.
             var lastCharacterStart = 0
+            // The optional character's bytes in `literal`, once one is found.
+            var optional: Range<Int>?
             var index = 1
             scan: while index < bytes.count {
                 let byte = bytes[index]
                 switch byte {
+                case UInt8(ascii: "?")
+                where allowsOptional && optional == nil && count > lastCharacterStart
+                    && !(index + 1 < bytes.count && (bytes[index + 1] == UInt8(ascii: "?") || bytes[index + 1] == UInt8(ascii: "+"))):
+                    // `x?` (not the lazy `x??` nor the possessive `x?+`): both spellings go on.
+                    optional = lastCharacterStart..<count
+                    lastCharacterStart = count
+                    index += 1
                 case UInt8(ascii: "?"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "{"):
                     count = lastCharacterStart
                     break scan
@@ -204,9 +259,20 @@ struct AnchoredPrefixGate: Sendable {
                     index += 1
                 }
             }
-            guard count > 0 else { return nil }
+            guard let range = optional, count > range.lowerBound else {
+                guard count > 0 else { return false }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: literal[..<count]))
+                ends.append(UInt32(output.count))
+                return true
+            }
+            // With the character, then without it; neither may be empty.
+            guard count - range.count > 0 else { return false }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: literal[..<count]))
-            return count
+            ends.append(UInt32(output.count))
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: literal[..<range.lowerBound]))
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: literal[range.upperBound..<count]))
+            ends.append(UInt32(output.count))
+            return true
         }
     }
 }

@@ -291,8 +291,8 @@ public struct RewriteEngine: Sendable {
     }
 
     /// The most candidates the prefix gate may give a URL before the prefilter's scan is the
-    /// cheaper filter: a literal cut short by an optional character (`^https?://…` gives
-    /// `http`) files many rules under one key, and every candidate costs a regex search.
+    /// cheaper filter: literals cut short by a quantifier (`^https{0,1}://…` gives `http`) file
+    /// many rules under one key, and every candidate costs a regex search.
     static let gateCandidateLimit = 4
 
     /// What rule `index` does on `subject`; `nil` when its condition does not hold or its

@@ -114,11 +114,12 @@ struct AnchoredPrefixGateTests {
     /// An engine built from a previous one takes the literals of the rules it kept from the
     /// previous gate; after edits (a literal changed, a rule added, one removed, two swapped) it
     /// finds the same first match as running every regex.
-    @Test func gateBuiltFromThePreviousOne() throws {
-        let rules = (0..<40).map { RewriteRule(id: "r\($0)", match: "^app://r\($0 % 7)/x\($0)", target: "app://t/$0") }
+    @Test(arguments: [("app://", ["app://"]), ("https?://", ["https://", "http://"])])
+    func gateBuiltFromThePreviousOne(scheme: String, urlSchemes: [String]) throws {
+        let rules = (0..<40).map { RewriteRule(id: "r\($0)", match: "^\(scheme)r\($0 % 7)/x\($0)", target: "app://t/$0") }
         var edited = rules
-        edited[3] = RewriteRule(id: "r3", match: "^app://changed/x3", target: "app://t/$0")
-        edited.insert(RewriteRule(id: "new", match: "^app://r1/x", target: "app://t/$0"), at: 10)
+        edited[3] = RewriteRule(id: "r3", match: "^\(scheme)changed/x3", target: "app://t/$0")
+        edited.insert(RewriteRule(id: "new", match: "^\(scheme)r1/x", target: "app://t/$0"), at: 10)
         edited.remove(at: 20)
         edited.swapAt(30, 31)
         let previous = try RewriteEngine(rules: rules)
@@ -131,24 +132,79 @@ struct AnchoredPrefixGateTests {
         }
         var matched = 0
         for index in 0..<45 {
-            for url in ["app://r\(index % 7)/x\(index)", "app://changed/x\(index)", "app://r1/x\(index)/y", "app://r\(index % 7)/"] {
-                var subject = url
-                subject.withUTF8 { bytes in
-                    let expected = Self.rule(plain.firstMatch(on: bytes, context: RequestContext()))
-                    if expected >= 0 { matched += 1 }
-                    #expect(Self.rule(reused.firstMatch(on: bytes, context: RequestContext())) == expected, "\(url)")
+            for urlScheme in urlSchemes {
+                for path in ["r\(index % 7)/x\(index)", "changed/x\(index)", "r1/x\(index)/y", "r\(index % 7)/"] {
+                    let url = urlScheme + path
+                    var subject = url
+                    subject.withUTF8 { bytes in
+                        let expected = Self.rule(plain.firstMatch(on: bytes, context: RequestContext()))
+                        if expected >= 0 { matched += 1 }
+                        #expect(Self.rule(reused.firstMatch(on: bytes, context: RequestContext())) == expected, "\(url)")
+                    }
                 }
             }
         }
-        #expect(matched > 40)
+        #expect(matched > 40 * urlSchemes.count)
     }
 
-    /// `^https?://` cuts every rule's literal to `http`, so the gate files them all under one
-    /// key, more than ``RewriteEngine/gateCandidateLimit``: the prefilter decides instead, with
-    /// the same first match as running every regex.
+    @Test(
+        arguments: [
+            (#"^https?://a\.b/(.*)$"#, ["https://a.b/", "http://a.b/"]),
+            (#"^a?b"#, ["ab", "b"]),
+            (#"^https?(x)"#, ["https", "http"]),
+            (#"^https?://a?b"#, ["https://", "http://"]),
+            (#"^https?://ab*"#, ["https://a", "http://a"]),
+            (#"^caféé?x"#, ["cafééx", "caféx"]),
+            (#"^a\.?b"#, ["a.b", "ab"]),
+            (#"^https??://a"#, ["http"]),
+            (#"^https?+://a"#, ["http"]),
+            (#"^shop://a"#, ["shop://a"]),
+        ] as [(String, [String])])
+    func spellingsOfOneOptionalCharacter(pattern: String, spellings: [String]) {
+        #expect(AnchoredPrefixGate.anchoredSpellings(of: pattern) == spellings.map { Array($0.utf8) }, "\(pattern)")
+    }
+
+    @Test(arguments: [#"^a?"#, #"^a?(b)"#, #"^a|b?"#, #"^(a)?b"#])
+    func noSpellingWhenOneWouldBeEmpty(pattern: String) {
+        #expect(AnchoredPrefixGate.anchoredSpellings(of: pattern) == nil, "\(pattern)")
+    }
+
+    /// Rules with one optional character, random URLs near their literals: the gate's first
+    /// match is the one of running every regex.
+    @Test(arguments: [1, 2, 3, 4] as [UInt64])
+    func optionalCharactersAsEveryRegex(seed: UInt64) throws {
+        var random = SplitMix(seed: seed)
+        let starts = [#"https?://a\.x/"#, #"https?://b\.x/"#, #"https://a\.x/"#, #"app:/?/a"#, #"ht?tp://a"#, #"https?://"#]
+        let rules = (0..<14).map { index in
+            let start = starts[Int(random.next() % UInt64(starts.count))]
+            let rest = ["(.*)", "b?c", "\\d+", "[xy]", ""][Int(random.next() % 5)]
+            return RewriteRule(id: "r\(index)", match: "^" + start + rest, target: "app://t/$0")
+        }
+        let gated = try RewriteEngine(rules: rules, options: .default, usesPrefilter: true)
+        let plain = try RewriteEngine(rules: rules, options: .default, usesPrefilter: false)
+        #expect(gated.prefixGate != nil)
+        let urls = ["https://a.x/", "http://a.x/", "https://b.x/", "http://b.x/", "htp://a", "http://a", "app://a", "app:/a", "https://"]
+        var matched = 0
+        for _ in 0..<2000 {
+            let tail = ["", "b", "bc", "c", "12", "x", "/y", "b/c?d"][Int(random.next() % 8)]
+            let url = urls[Int(random.next() % UInt64(urls.count))] + tail
+            var subject = url
+            subject.withUTF8 { bytes in
+                let expected = Self.rule(plain.firstMatch(on: bytes, context: RequestContext()))
+                if expected >= 0 { matched += 1 }
+                #expect(Self.rule(gated.firstMatch(on: bytes, context: RequestContext())) == expected, "\(url)")
+            }
+        }
+        #expect(matched > 200)
+    }
+
+    /// `^https{0,1}://` cuts every rule's literal to `http` (only a plain `?` gives two
+    /// spellings), so the gate files them all under one key, more than
+    /// ``RewriteEngine/gateCandidateLimit``: the prefilter decides instead, with the same first
+    /// match as running every regex.
     @Test func manyRulesUnderOneShortLiteral() throws {
         var rules = (0..<10).map {
-            RewriteRule(id: "legacy\($0)", match: #"^https?://legacy\#($0)\.old/(.*)$"#, target: "app://$1")
+            RewriteRule(id: "legacy\($0)", match: #"^https{0,1}://legacy\#($0)\.old/(.*)$"#, target: "app://$1")
         }
         rules.append(RewriteRule(id: "web", match: #"^https://www\.x\.com/(m\d+/.*)$"#, target: "app://$1"))
         let gated = try RewriteEngine(rules: rules, options: .default, usesPrefilter: true)
