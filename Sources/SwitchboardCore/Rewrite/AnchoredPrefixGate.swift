@@ -170,27 +170,19 @@ struct AnchoredPrefixGate: Sendable {
         }
     }
 
-    /// The literal that every match of `pattern` starts the subject with: the characters after
-    /// a leading `^` up to the first one that is not plainly itself; `nil` when there is none.
+    /// The literals every match of `pattern` starts the subject with: the characters after a
+    /// leading `^` up to the first one that is not plainly itself; `nil` when there is none.
+    /// One character made optional by a plain `?` gives two spellings, with and without it,
+    /// both going on to the end of the literal (`^https?://a\.b/` gives `https://a.b/` and
+    /// `http://a.b/`); `nil` as well when a spelling would be empty.
     ///
     /// Conservative: a pattern with a `|` anywhere is refused (a top-level alternative would
-    /// not be anchored), a character followed by a quantifier (`?`, `*`, `+`, `{`) is left out,
-    /// and the literal stops at any other metacharacter or at an escape of a letter or digit
-    /// (`\d`, `\x41`, `\Q`). An escaped punctuation character (`\.`, `\/`) is literal. The
-    /// rules are compiled without multiline or extended mode, and a `(?…)` ends the literal, so
-    /// `^` is the start of the subject and every other byte stands for itself.
-    static func anchoredLiteral(of pattern: String) -> [UInt8]? {
-        var literal: [UInt8] = []
-        var ends: [UInt32] = []
-        var pattern = pattern
-        let found = pattern.withUTF8 { appendAnchoredSpellings(of: $0, optional: false, to: &literal, ends: &ends) }
-        return found ? literal : nil
-    }
-
-    /// The literals every match of `pattern` starts the subject with: ``anchoredLiteral(of:)``,
-    /// except that one character made optional by a plain `?` gives two spellings, with and
-    /// without it, both going on to the end of the literal (`^https?://a\.b/` gives
-    /// `https://a.b/` and `http://a.b/`); `nil` when a spelling would be empty.
+    /// not be anchored), a character followed by any other quantifier (`*`, `+`, `{`, a second
+    /// `?`, the lazy `??` or the possessive `?+`) is left out, and the literal stops at any
+    /// other metacharacter or at an escape of a letter or digit (`\d`, `\x41`, `\Q`). An escaped
+    /// punctuation character (`\.`, `\/`) is literal. The rules are compiled without multiline
+    /// or extended mode, and a `(?…)` ends the literal, so `^` is the start of the subject and
+    /// every other byte stands for itself.
     static func anchoredSpellings(of pattern: String) -> [[UInt8]]? {
         var literals: [UInt8] = []
         var ends: [UInt32] = []
@@ -206,12 +198,11 @@ struct AnchoredPrefixGate: Sendable {
     /// `ends`; `false` (with both as they were) when there is none.
     static func appendAnchoredSpellings(of pattern: String, to output: inout [UInt8], ends: inout [UInt32]) -> Bool {
         var pattern = pattern
-        return pattern.withUTF8 { appendAnchoredSpellings(of: $0, optional: true, to: &output, ends: &ends) }
+        return pattern.withUTF8 { appendAnchoredSpellings(of: $0, to: &output, ends: &ends) }
     }
 
     private static func appendAnchoredSpellings(
-        of bytes: UnsafeBufferPointer<UInt8>, optional allowsOptional: Bool, to output: inout [UInt8],
-        ends: inout [UInt32]
+        of bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8], ends: inout [UInt32]
     ) -> Bool {
         guard bytes.first == UInt8(ascii: "^") else { return false }
         for byte in bytes where byte == UInt8(ascii: "|") { return false }
@@ -227,7 +218,7 @@ struct AnchoredPrefixGate: Sendable {
                 let byte = bytes[index]
                 switch byte {
                 case UInt8(ascii: "?")
-                where allowsOptional && optional == nil && count > lastCharacterStart
+                where optional == nil && count > lastCharacterStart
                     && !(index + 1 < bytes.count && (bytes[index + 1] == UInt8(ascii: "?") || bytes[index + 1] == UInt8(ascii: "+"))):
                     // `x?` (not the lazy `x??` nor the possessive `x?+`): both spellings go on.
                     optional = lastCharacterStart..<count
