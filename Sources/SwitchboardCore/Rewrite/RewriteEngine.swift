@@ -298,14 +298,23 @@ public struct RewriteEngine: Sendable {
     /// What rule `index` does on `subject`; `nil` when its condition does not hold or its
     /// regex does not match.
     private func tryRule(_ index: Int, subject: UnsafeBufferPointer<UInt8>, context: RequestContext) -> FirstMatch? {
-        // The fields one at a time: a copy of the whole rule retains every reference it holds,
-        // and a URL may try dozens of rules.
-        if let condition = compiled[index].condition, !condition.holds(context, ruleID: compiled[index].id) { return nil }
-        switch compiled[index].regex.search(subject, isValidUTF8: true) {
-        case .noMatch: return nil
+        switch search(rule: index, subject: subject, context: context) {
+        case nil, .noMatch: return nil
         case .match(let match): return .match(rule: index, match)
         case .limitExceeded, .failed: return .other
         }
+    }
+
+    /// Rule `index`'s regex on `subject`, or `nil` when the rule's condition does not hold for
+    /// `context`. Conditions are cheap: they are checked before PCRE2 (the prefilter only
+    /// narrows the candidates; a skipped rule is as if its regex had not matched).
+    private func search(
+        rule index: Int, subject: UnsafeBufferPointer<UInt8>, context: RequestContext
+    ) -> RegexSearchResult? {
+        // The fields one at a time: a copy of the whole rule retains every reference it holds,
+        // and a URL may try dozens of rules.
+        if let condition = compiled[index].condition, !condition.holds(context, ruleID: compiled[index].id) { return nil }
+        return compiled[index].regex.search(subject, isValidUTF8: true)
     }
 
     /// `[id]` of rule `index` (shared, not allocated), and whether rewriting stops after it.
@@ -338,12 +347,8 @@ public struct RewriteEngine: Sendable {
         errors: inout [RewriteOutcome.RuleError],
         limitHits: inout [Int]
     ) -> ParsedURL? {
-        let rule = compiled[index]
-        // Conditions are cheap: check them before PCRE2 (the prefilter only narrows the
-        // candidates; a skipped rule is as if its regex had not matched).
-        if let condition = rule.condition, !condition.holds(context, ruleID: rule.id) { return nil }
-        switch rule.regex.search(subject, isValidUTF8: true) {
-        case .noMatch:
+        switch search(rule: index, subject: subject, context: context) {
+        case nil, .noMatch:
             return nil
         case .limitExceeded:
             limitHits.append(index)
@@ -351,17 +356,17 @@ public struct RewriteEngine: Sendable {
         case .failed(let code, let message):
             errors.append(
                 RewriteOutcome.RuleError(
-                    ruleIndex: index, ruleID: rule.id, kind: .matchFailed,
+                    ruleIndex: index, ruleID: compiled[index].id, kind: .matchFailed,
                     message: "regex match failed (PCRE2 error \(code)): \(message)", rewrittenText: nil))
             return nil
         case .match(let match):
-            let text = rule.template.expand(url: url, subject: subject, match: match)
+            let text = compiled[index].template.expand(url: url, subject: subject, match: match)
             do {
                 return try ParsedURL.parse(text)
             } catch {
                 errors.append(
                     RewriteOutcome.RuleError(
-                        ruleIndex: index, ruleID: rule.id, kind: .invalidResult,
+                        ruleIndex: index, ruleID: compiled[index].id, kind: .invalidResult,
                         message: "rewritten URL \"\(text)\" is invalid: \(error)", rewrittenText: text))
                 return nil
             }
