@@ -15,6 +15,7 @@
 #   BASE_BIN=../base/.build/release/switchboard scripts/loadtest/production.sh   # a baseline build beside
 #   DURATION=5s ROUNDS=1 CONNECTIONS=64 SCENARIOS=distinct scripts/loadtest/production.sh
 #   VARIANTS="small-pool:SWITCHBOARD_X=1,SWITCHBOARD_Y=2" ...   # more instances of BIN, each with its environment
+#   FLOOR=1 ...                                          # also bare-libmicrohttpd.c: libmicrohttpd alone, same settings
 #   CSV=docs/benchmarks/production.csv ...             # where the medians go (default /tmp/switchboard-production.csv)
 #
 # wrk runs on the same 2 cores as the servers (2 workers each, wrk -t2), so everything is
@@ -85,6 +86,17 @@ done < <(head -200 "$work/urls.txt")
 body_size=$((total / count))
 loadtest_start_nginx "$work" "${port[nginx]}" "$WORKERS" "$body_size"
 servers=("${names[@]}" nginx)
+if [ -n "${FLOOR:-}" ]; then
+  # libmicrohttpd with the server's settings and no work of its own, answering the same body:
+  # how much of the gap to nginx is the C library's and the kernel's, not Switchboard's.
+  port[libmicrohttpd]=$next_port
+  cc -O2 -o "$work/bare-libmicrohttpd" scripts/loadtest/bare-libmicrohttpd.c $(pkg-config --cflags --libs libmicrohttpd)
+  "$work/bare-libmicrohttpd" "$next_port" "$WORKERS" "$body_size" 2>"$work/libmicrohttpd.log" &
+  pid[libmicrohttpd]=$!
+  for _ in $(seq 50); do curl -fs -o /dev/null "http://127.0.0.1:$next_port/resolve" && break; sleep 0.1; done
+  curl -fs -o /dev/null "http://127.0.0.1:$next_port/resolve" || { echo "bare libmicrohttpd did not start:" >&2; cat "$work/libmicrohttpd.log" >&2; exit 1; }
+  servers+=(libmicrohttpd)
+fi
 
 hz=$(getconf CLK_TCK)
 ticks() { if [ "$1" = nginx ]; then loadtest_nginx_ticks "$work"; else loadtest_ticks "${pid[$1]}"; fi; }
