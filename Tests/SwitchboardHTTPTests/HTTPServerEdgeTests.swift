@@ -179,6 +179,41 @@ struct HTTPServerEdgeTests {
         #expect(try response.errorBody().code == "bad_request")
     }
 
+    @Test(
+        "a target whose path or query is not UTF-8 is a 400 of ours",
+        arguments: [
+            Array("/a".utf8) + [0xFF] + Array("?q=1".utf8),  // in the path
+            Array("/a?q=".utf8) + [0xFF],  // in the query
+            Array("/a".utf8) + [0xC3] + Array("?q=1".utf8),  // a sequence cut by the `?`
+        ])
+    func targetNotUTF8(target: [UInt8]) throws {
+        let echo = try EchoServer()
+        let client = try echo.client(timeout: .seconds(3))
+        try client.send(Array("GET ".utf8) + target + Array(" HTTP/1.1\r\nHost: t\r\n\r\n".utf8))
+        let response = try client.readResponse()
+        #expect(response.status == 400)
+        #expect(try response.errorBody().message == "the request target is not ASCII/UTF-8 text")
+    }
+
+    @Test("a target is cut at its first ?, and UTF-8 on either side arrives as sent")
+    func targetSplitAtFirstMark() throws {
+        let echo = try EchoServer()
+        let client = try echo.client(timeout: .seconds(3))
+        let echoed = try client.request("GET", "/ä/x?q=€&next=a?b").echoed()
+        #expect(echoed.path == "/ä/x")
+        #expect(echoed.query == "q=€&next=a?b")
+    }
+
+    @Test("a space or DEL in the path, before any ?, is a 400 of ours", arguments: [UInt8(ascii: " "), 0x7F])
+    func forbiddenByteInPath(byte: UInt8) throws {
+        let echo = try EchoServer()
+        let client = try echo.client(timeout: .seconds(3))
+        try client.send(Array("GET /a".utf8) + [byte] + Array("b?q=1 HTTP/1.1\r\nHost: t\r\n\r\n".utf8))
+        let response = try client.readResponse()
+        #expect(response.status == 400)
+        #expect(try response.errorBody().code == "bad_request")
+    }
+
     @Test("two different Content-Length values are a 400")
     func conflictingContentLengths() throws {
         let echo = try EchoServer()

@@ -44,3 +44,42 @@ struct RequestTargetScanTests {
         }
     }
 }
+
+@Suite("The request target split at its first ?")
+struct RawTargetSplitTests {
+    /// The rule the split must give: the whole target checked as UTF-8, then cut at its first `?`.
+    private static func reference(_ bytes: [UInt8]) -> HTTPRequestAssembler.RawTarget {
+        guard let whole = String(validating: bytes, as: UTF8.self) else { return .notUTF8 }
+        guard let mark = whole.firstIndex(of: "?") else { return .text(path: whole, query: nil) }
+        return .text(path: String(whole[..<mark]), query: String(whole[whole.index(after: mark)...]))
+    }
+
+    private static func describe(_ target: HTTPRequestAssembler.RawTarget) -> String {
+        switch target {
+        case .text(let path, let query): "path \(Array(path.utf8)), query \(query.map { "\(Array($0.utf8))" } ?? "none")"
+        case .missing: "missing"
+        case .notUTF8: "not UTF-8"
+        }
+    }
+
+    @Test("every target of up to five bytes over ASCII, ?, and whole, cut and stray UTF-8 agrees with the reference")
+    func everySmallTarget() {
+        // `ä` is C3 A4: alone, reversed or around a `?`, the bytes make every case of a
+        // sequence cut by the mark; FF is never UTF-8.
+        let alphabet: [UInt8] = [UInt8(ascii: "/"), UInt8(ascii: "a"), UInt8(ascii: "?"), 0xC3, 0xA4, 0xFF]
+        var targets: [[UInt8]] = [[]]
+        var all: [[UInt8]] = [[]]
+        for _ in 1...5 {
+            targets = targets.flatMap { prefix in alphabet.map { prefix + [$0] } }
+            all += targets
+        }
+        for bytes in all {
+            let split = bytes.withUnsafeBufferPointer { HTTPRequestAssembler.RawTarget(bytes: $0) }
+            let expected = Self.reference(bytes)
+            guard Self.describe(split) == Self.describe(expected) else {
+                Issue.record("\(bytes): \(Self.describe(split)), expected \(Self.describe(expected))")
+                return
+            }
+        }
+    }
+}

@@ -9,12 +9,34 @@ import Synchronization
 final class HTTPRequestAssembler {
     /// The request target as the URI log callback saw it.
     enum RawTarget {
-        /// The target, raw, valid UTF-8.
-        case text(String)
+        /// The target, raw, valid UTF-8: up to its first `?`, and what follows that `?`
+        /// (`nil` when there is none).
+        case text(path: String, query: String?)
         /// The request line had no target.
         case missing
         /// The target's bytes are not UTF-8 (request targets are ASCII by RFC 9112 §3.2).
         case notUTF8
+
+        /// The target whose bytes are `bytes`, split at its first `?`. Each part becomes one
+        /// string made straight from the bytes, not a string of the whole target copied
+        /// again in two. An ASCII `?` is never part of a longer UTF-8 sequence, so the whole
+        /// is valid UTF-8 exactly when both parts are.
+        init(bytes: UnsafeBufferPointer<UInt8>) {
+            let mark = bytes.firstIndex(of: UInt8(ascii: "?"))
+            guard let path = String(validating: bytes[..<(mark ?? bytes.endIndex)], as: UTF8.self) else {
+                self = .notUTF8
+                return
+            }
+            guard let mark else {
+                self = .text(path: path, query: nil)
+                return
+            }
+            guard let query = String(validating: bytes[(mark + 1)...], as: UTF8.self) else {
+                self = .notUTF8
+                return
+            }
+            self = .text(path: path, query: query)
+        }
     }
 
     /// Limits copied from the configuration.
@@ -92,8 +114,8 @@ final class HTTPRequestAssembler {
             return HTTPRefusal(status: 400, code: "bad_request", message: "the request line has no request target")
         case .notUTF8:
             return HTTPRefusal(status: 400, code: "bad_request", message: "the request target is not ASCII/UTF-8 text")
-        case .text(let text):
-            targetLength = text.utf8.count
+        case .text(let path, let query):
+            targetLength = path.utf8.count + (query.map { $0.utf8.count + 1 } ?? 0)
             if targetLength > limits.maxURLLength {
                 return HTTPRefusal(
                     status: 414, code: "url_too_long",
@@ -101,7 +123,7 @@ final class HTTPRequestAssembler {
                         "the request target is \(targetLength) bytes long; the limit is \(limits.maxURLLength) bytes")
             }
             // libmicrohttpd (not strict) lets spaces into the target: "GET /a b HTTP/1.1".
-            if Self.containsSpaceOrControl(text) {
+            if Self.containsSpaceOrControl(path) || query.map(Self.containsSpaceOrControl) ?? false {
                 return HTTPRefusal(
                     status: 400, code: "bad_request",
                     message: "the request target contains a space or a control character; percent-encode it")
@@ -210,17 +232,8 @@ final class HTTPRequestAssembler {
         case .awaitingHeaders, .finished:
             return .failure(HTTPRefusal(status: 400, code: "bad_request", message: "the request is incomplete"))
         case .receivingBody:
-            guard case .text(let text) = target else {
+            guard case .text(let path, let query) = target else {
                 return .failure(HTTPRefusal(status: 400, code: "bad_request", message: "the request target is invalid"))
-            }
-            let path: String
-            let query: String?
-            if let mark = text.utf8.firstIndex(of: UInt8(ascii: "?")) {
-                path = String(text[..<mark])
-                query = String(text[text.utf8.index(after: mark)...])
-            } else {
-                path = text
-                query = nil
             }
             return .success(
                 HTTPRequest(

@@ -253,8 +253,11 @@ final class MicroHTTPDaemonContext: Sendable {
         let target: HTTPRequestAssembler.RawTarget
         let targetEnd: UInt?
         if let rawTarget {
-            target = String(validatingCString: rawTarget).map { .text($0) } ?? .notUTF8
-            targetEnd = UInt(bitPattern: rawTarget) + UInt(strlen(rawTarget))
+            let length = strlen(rawTarget)
+            target = rawTarget.withMemoryRebound(to: UInt8.self, capacity: length) {
+                HTTPRequestAssembler.RawTarget(bytes: UnsafeBufferPointer(start: $0, count: length))
+            }
+            targetEnd = UInt(bitPattern: rawTarget) + UInt(length)
         } else {
             target = .missing
             targetEnd = nil
@@ -454,10 +457,7 @@ final class MicroHTTPDaemonContext: Sendable {
     /// The 503 for a request on a connection over the limits, unless it asks for a probe.
     private func overLimitRefusal(_ assembler: HTTPRequestAssembler) -> HTTPRefusal? {
         guard let connection = assembler.connection, connection.admission != .admitted else { return nil }
-        if case .text(let target) = assembler.target {
-            let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(target[..<$0]) } ?? target
-            if probePaths.contains(path) { return nil }
-        }
+        if case .text(let path, _) = assembler.target, probePaths.contains(path) { return nil }
         return Self.overLimitRefusal(connection.admission)
     }
 
