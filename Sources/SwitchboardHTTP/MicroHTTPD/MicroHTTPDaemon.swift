@@ -586,7 +586,12 @@ final class MicroHTTPDaemonContext: Sendable {
                 continue  // MHD frames the body itself.
             }
             try Self.checkHeader(header)
-            guard sb_mhd_add_response_header(mhdResponse, header.name, header.value) == 1 else {
+            // `withCString` lends a native string's own bytes; passing the `String` itself
+            // would copy each into a new array, two allocations per header per response.
+            let added = header.name.withCString { name in
+                header.value.withCString { value in sb_mhd_add_response_header(mhdResponse, name, value) }
+            }
+            guard added == 1 else {
                 throw HTTPServerError(
                     .responseRejected, "libmicrohttpd refused the header \"\(header.name)\"",
                     context: "MHD_add_response_header", fix: "send a valid header name and value")
