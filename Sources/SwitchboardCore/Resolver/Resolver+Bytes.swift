@@ -138,17 +138,19 @@ extension Resolver {
         let table = router.table
         let entries = router.entries
         let captures = router.captures
-        let routes = router.routes
         let fallback = self.fallback
-        let found = try? RouteSegments.withSegments(hostBytes: host, pathBytes: path) {
-            (segments) throws(URLParseError) -> Routed in
-            let (entry, limitHits) = table.lookupCountingLimits(segments, request)
-            guard limitHits == 0 else { return .fullPathNeeded }
-            guard entry >= 0 else { return Self.answerUnmatched(input, fallback: fallback, writer: &writer) }
-            let found = entries[Int(entry)]
-            return Self.answerMatched(
-                found, captures[Int(found.captureStart)..<Int(found.captureStart + found.captureCount)], routes, segments,
-                bytes, parts, input, writer: &writer)
+        // The route list by address: a copy of it would retain each of its arrays.
+        let found = withUnsafePointer(to: router.routes) { routes in
+            try? RouteSegments.withSegments(hostBytes: host, pathBytes: path) {
+                (segments) throws(URLParseError) -> Routed in
+                let (entry, limitHits) = table.lookupCountingLimits(segments, request)
+                guard limitHits == 0 else { return .fullPathNeeded }
+                guard entry >= 0 else { return Self.answerUnmatched(input, fallback: fallback, writer: &writer) }
+                let found = entries[Int(entry)]
+                return Self.answerMatched(
+                    found, captures[Int(found.captureStart)..<Int(found.captureStart + found.captureCount)], routes,
+                    segments, bytes, parts, input, writer: &writer)
+            }
         }
         return found ?? .fullPathNeeded
     }
@@ -170,16 +172,16 @@ extension Resolver {
     /// The answer for the route of `entry`; `nil` for a route with a `web` page, too many
     /// params, or a query that does not decode.
     private static func answerMatched(
-        _ entry: Router.Entry, _ captures: ArraySlice<RouterBuilder.Capture>, _ routes: RouteList,
+        _ entry: Router.Entry, _ captures: ArraySlice<RouterBuilder.Capture>, _ routes: UnsafePointer<RouteList>,
         _ segments: UnsafeBufferPointer<PathSegment>, _ bytes: UnsafeBufferPointer<UInt8>, _ parts: URLParts,
         _ input: Input, writer: inout JSONWriter
     ) -> Routed {
         let route = Int(entry.route)
-        guard !routes.hasWeb(at: route) else { return .fullPathNeeded }
+        guard !routes.pointee.hasWeb(at: route) else { return .fullPathNeeded }
         let query = parts.query.map { UnsafeBufferPointer(rebasing: bytes[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
-        let defaults = routes.defaultParams(at: route)
+        let defaults = routes.pointee.defaultParams(at: route)
         input.writeHead(matched: true, to: &writer)
-        routes.writeAnswerMembers(at: route, pattern: Int(entry.pattern), to: &writer)
+        routes.pointee.writeAnswerMembers(at: route, pattern: Int(entry.pattern), to: &writer)
         return QueryPieces.withDecoded(query) { items -> Routed in
             guard let items, defaults.count + items.count + captures.count <= ParamsMerger.linearScanLimit else {
                 return .fullPathNeeded
