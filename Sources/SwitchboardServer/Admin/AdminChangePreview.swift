@@ -1,3 +1,4 @@
+import SwitchboardCore
 import SwitchboardStore
 
 /// What an admin change would do (`?dry_run=1`): the version it was checked against and the
