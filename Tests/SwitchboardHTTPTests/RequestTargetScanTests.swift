@@ -62,7 +62,7 @@ struct RawTargetSplitTests {
         }
     }
 
-    @Test("every target of up to five bytes over ASCII, ?, and whole, cut and stray UTF-8 agrees with the reference")
+    @Test("every target of up to five bytes over ASCII, ?, and whole, cut and stray UTF-8, alone and padded, agrees with the reference")
     func everySmallTarget() {
         // `ä` is C3 A4: alone, reversed or around a `?`, the bytes make every case of a
         // sequence cut by the mark; FF is never UTF-8.
@@ -73,7 +73,9 @@ struct RawTargetSplitTests {
             targets = targets.flatMap { prefix in alphabet.map { prefix + [$0] } }
             all += targets
         }
-        for bytes in all {
+        // Alone, and padded so that each probe byte also falls inside an eight-byte word.
+        let padded = all + all.map { Array("/ab".utf8) + $0 + Array("/cdefghi".utf8) }
+        for bytes in padded {
             let split = bytes.withUnsafeBufferPointer { HTTPRequestAssembler.RawTarget(bytes: $0) }
             let expected = Self.reference(bytes)
             guard Self.describe(split) == Self.describe(expected) else {

@@ -23,7 +23,7 @@ final class HTTPRequestAssembler {
         /// is valid UTF-8 exactly when both parts are.
         init(bytes: UnsafeBufferPointer<UInt8>) {
             let mark = bytes.firstIndex(of: UInt8(ascii: "?"))
-            guard let path = String(validating: bytes[..<(mark ?? bytes.endIndex)], as: UTF8.self) else {
+            guard let path = Self.text(UnsafeBufferPointer(rebasing: bytes[..<(mark ?? bytes.endIndex)])) else {
                 self = .notUTF8
                 return
             }
@@ -31,11 +31,30 @@ final class HTTPRequestAssembler {
                 self = .text(path: path, query: nil)
                 return
             }
-            guard let query = String(validating: bytes[(mark + 1)...], as: UTF8.self) else {
+            guard let query = Self.text(UnsafeBufferPointer(rebasing: bytes[(mark + 1)...])) else {
                 self = .notUTF8
                 return
             }
             self = .text(path: path, query: query)
+        }
+
+        /// `bytes` as a string, or `nil` when they are not UTF-8. Targets are ASCII (RFC 9112
+        /// §3.2), and ASCII needs no validation: the standard library's validating initialiser
+        /// is generic and looks its type metadata up on every call.
+        private static func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+            if isASCII(bytes) { return String(decoding: bytes, as: UTF8.self) }
+            return String(validating: bytes, as: UTF8.self)
+        }
+
+        /// Whether every byte is below 0x80, eight bytes at a time.
+        private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            let raw = UnsafeRawBufferPointer(bytes)
+            var offset = 0
+            while offset + 8 <= raw.count {
+                if raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+                offset += 8
+            }
+            return raw[offset...].allSatisfy { $0 < 0x80 }
         }
     }
 
