@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: installs system libraries if missing, checks formatting, validates openapi.yaml, builds,
 # starts a throwaway PostgreSQL cluster for the replica tests (scripts/pg-test-cluster.sh), runs `swift test`, then
-# checks a live server's /metrics with prometheus-client (scripts/check-metrics.sh), drives the console in headless
+# checks a live server's /metrics with prometheus-client (scripts/check-metrics.sh), builds and starts the load tests'
+# libmicrohttpd floor (scripts/loadtest/floor-check.sh), drives the console in headless
 # Chromium (scripts/console-test.sh), and, as root, replays the
 # Dockerfile without Docker (scripts/container-replay.sh; SWITCHBOARD_SKIP_REPLAY=1 skips it).
 set -euo pipefail
@@ -28,6 +29,8 @@ export SWITCHBOARD_TEST_POSTGRES_CLUSTER="$cluster"
 swift test --skip-build "$@"
 # The metrics of a live server through prometheus-client's parser, and the dashboard's queries against them.
 SWITCHBOARD_DASHBOARD=deploy/grafana/switchboard-dashboard.json scripts/check-metrics.sh
+# The load tests' floor (libmicrohttpd alone, production.sh FLOOR=1) builds and answers.
+scripts/loadtest/floor-check.sh
 # The admin console in headless Chromium through Selenium: the Double 11 story and markup that must not run.
 scripts/console-test.sh
 if [ -n "$replay" ]; then

@@ -21,6 +21,15 @@ struct HTTPServerEdgeTests {
         return clients
     }
 
+    /// The answer of a fresh echo server to one request sent as raw bytes: a request line and
+    /// headers no well-behaved client would write.
+    private func answer(toRaw request: [UInt8]) throws -> HTTPTestResponse {
+        let echo = try EchoServer()
+        let client = try echo.client(timeout: .seconds(3))
+        try client.send(request)
+        return try client.readResponse()
+    }
+
     @Test("a client over max_connections gets 503 at once, with Retry-After, then close; probes are still answered")
     func overConnectionLimit() throws {
         let echo = try EchoServer {
@@ -159,22 +168,17 @@ struct HTTPServerEdgeTests {
 
     @Test("a NUL byte in the request target is a 400, not a shorter target")
     func nulInTarget() throws {
-        let echo = try EchoServer()
-        let client = try echo.client(timeout: .seconds(3))
-        try client.send(
-            Array("GET /resolve?url=shop%3A%2F%2Fproduct%2F1".utf8) + [0]
+        let response = try answer(
+            toRaw: Array("GET /resolve?url=shop%3A%2F%2Fproduct%2F1".utf8) + [0]
                 + Array("garbage HTTP/1.1\r\nHost: t\r\n\r\n".utf8))
-        let response = try client.readResponse()
         #expect(response.status == 400)
         #expect(try response.errorBody().code == "bad_request")
     }
 
     @Test("a space or DEL inside the request target is a 400 of ours", arguments: [UInt8(ascii: " "), 0x7F])
     func forbiddenByteInTarget(byte: UInt8) throws {
-        let echo = try EchoServer()
-        let client = try echo.client(timeout: .seconds(3))
-        try client.send(Array("GET /resolve?url=a".utf8) + [byte] + Array("b HTTP/1.1\r\nHost: t\r\n\r\n".utf8))
-        let response = try client.readResponse()
+        let response = try answer(
+            toRaw: Array("GET /resolve?url=a".utf8) + [byte] + Array("b HTTP/1.1\r\nHost: t\r\n\r\n".utf8))
         #expect(response.status == 400)
         #expect(try response.errorBody().code == "bad_request")
     }
@@ -187,10 +191,7 @@ struct HTTPServerEdgeTests {
             Array("/a".utf8) + [0xC3] + Array("?q=1".utf8),  // a sequence cut by the `?`
         ])
     func targetNotUTF8(target: [UInt8]) throws {
-        let echo = try EchoServer()
-        let client = try echo.client(timeout: .seconds(3))
-        try client.send(Array("GET ".utf8) + target + Array(" HTTP/1.1\r\nHost: t\r\n\r\n".utf8))
-        let response = try client.readResponse()
+        let response = try answer(toRaw: Array("GET ".utf8) + target + Array(" HTTP/1.1\r\nHost: t\r\n\r\n".utf8))
         #expect(response.status == 400)
         #expect(try response.errorBody().message == "the request target is not ASCII/UTF-8 text")
     }
@@ -206,10 +207,8 @@ struct HTTPServerEdgeTests {
 
     @Test("a space or DEL in the path, before any ?, is a 400 of ours", arguments: [UInt8(ascii: " "), 0x7F])
     func forbiddenByteInPath(byte: UInt8) throws {
-        let echo = try EchoServer()
-        let client = try echo.client(timeout: .seconds(3))
-        try client.send(Array("GET /a".utf8) + [byte] + Array("b?q=1 HTTP/1.1\r\nHost: t\r\n\r\n".utf8))
-        let response = try client.readResponse()
+        let response = try answer(
+            toRaw: Array("GET /a".utf8) + [byte] + Array("b?q=1 HTTP/1.1\r\nHost: t\r\n\r\n".utf8))
         #expect(response.status == 400)
         #expect(try response.errorBody().code == "bad_request")
     }

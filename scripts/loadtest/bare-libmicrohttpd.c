@@ -7,6 +7,8 @@
  *
  *   cc -O2 -o bare-libmicrohttpd bare-libmicrohttpd.c $(pkg-config --cflags --libs libmicrohttpd)
  *   ./bare-libmicrohttpd PORT WORKERS BODY_SIZE   # on 127.0.0.1:PORT until SIGTERM or SIGINT
+ *
+ * Prints "port N" once it listens (PORT 0 picks a free port).
  */
 #include <arpa/inet.h>
 #include <microhttpd.h>
@@ -55,7 +57,7 @@ int main(int argc, char **argv) {
   }
   int port = atoi(argv[1]), workers = atoi(argv[2]);
   long size = atol(argv[3]);
-  if (port <= 0 || port > 65535 || workers <= 0 || size < 32) {
+  if (port < 0 || port > 65535 || workers <= 0 || size < 32) {
     fprintf(stderr, "bad PORT, WORKERS or BODY_SIZE\n");
     return 2;
   }
@@ -88,6 +90,9 @@ int main(int argc, char **argv) {
     fprintf(stderr, "libmicrohttpd did not start on port %d\n", port);
     return 1;
   }
+  const union MHD_DaemonInfo *bound = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+  printf("port %u\n", bound != NULL ? (unsigned int)bound->port : (unsigned int)port);
+  fflush(stdout);
   int signal_number;
   sigwait(&stop, &signal_number);
   MHD_stop_daemon(daemon);

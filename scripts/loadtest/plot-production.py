@@ -1,5 +1,6 @@
 """Plots the CSV of production.sh: Switchboard's req/s as a ratio to nginx's (same rounds)
-against the number of connections, one line per scenario (and per build when a baseline ran).
+against the number of connections, one line per scenario (and per build when a baseline ran;
+dashed for libmicrohttpd alone when FLOOR=1 ran it).
 
     plot-production.py CSV PNG
 """
@@ -19,9 +20,12 @@ def main(source: str, target: str) -> None:
         series = sorted((r for r in rows if r["server"] == server and r["scenario"] == scenario),
                         key=lambda r: int(r["connections"]))
         connections = [int(r["connections"]) for r in series]
-        label = f"{scenario} URLs, " + ("this build" if server == "switchboard" else f"{server} build")
-        left.plot(connections, [float(r["rps_ratio"]) for r in series], "o-", label=label)
-        right.plot(connections, [float(r["cpu_ratio"]) for r in series], "o-", label=label)
+        if server == "libmicrohttpd":
+            label, style = f"{scenario} URLs, libmicrohttpd alone", "s--"
+        else:
+            label, style = f"{scenario} URLs, " + ("this build" if server == "switchboard" else f"{server} build"), "o-"
+        left.plot(connections, [float(r["rps_ratio"]) for r in series], style, label=label)
+        right.plot(connections, [float(r["cpu_ratio"]) for r in series], style, label=label)
     for axis, title in ((left, "req/s ÷ nginx's"), (right, "server CPU per request ÷ nginx's")):
         axis.set_xscale("log", base=2)
         axis.set_xticks([64, 256, 1024], ["64", "256", "1024"])
