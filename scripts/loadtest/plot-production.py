@@ -32,7 +32,7 @@ def main(source: str, target: str) -> None:
         axis.set_xlabel("connections (wrk -t2, keep-alive)")
         axis.set_ylabel(title)
         axis.grid(True, alpha=0.3)
-        axis.legend()
+        axis.legend(fontsize=8, framealpha=0.8)
     left.axhline(0.8, color="grey", linestyle=":", linewidth=1)
     left.axhline(0.92, color="grey", linestyle="--", linewidth=1)
     right.axhline(1.3, color="grey", linestyle=":", linewidth=1)
