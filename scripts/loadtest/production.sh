@@ -21,6 +21,9 @@
 # wrk runs on the same 2 cores as the servers (2 workers each, wrk -t2), so everything is
 # CPU-bound and only ratios within one run mean anything. Processes started here are stopped on exit.
 set -euo pipefail
+# One compound command, which bash reads whole before running it: editing this file while a
+# long run goes on cannot change what that run does (bash reads a plain script as it goes).
+{
 cd "$(dirname "$0")/../.."
 source scripts/loadtest/lib.sh
 
@@ -157,3 +160,5 @@ for conns, scenario, name in sorted(rows, key=lambda k: (k[0], k[1], k[2] == "ng
 open(sys.argv[2], "w").write("\n".join(csv) + "\n")
 print(f"\nmedians written to {sys.argv[2]}")
 PY
+exit
+}
