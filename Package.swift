@@ -126,6 +126,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The request path between the HTTP layer and Core, in process (BENCHMARKS.md).
+        .executableTarget(
+            name: "SwitchboardAPIBenchmark",
+            dependencies: [
+                "SwitchboardHTTP",
+                "SwitchboardServer",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
 
         // MARK: Tests, one target per library, plus the helpers they share
 

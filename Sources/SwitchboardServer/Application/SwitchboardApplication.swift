@@ -70,24 +70,9 @@ package final class SwitchboardApplication: Sendable {
             }
         }
         let settings = loaded.snapshot.config.settings
-        let metrics = Metrics(routeSeriesLimit: settings.metricsRouteSeries)
-        metrics.recordSnapshot(loaded.snapshot)
-        let holder = SnapshotHolder(loaded.snapshot)
-        let reclaimer = MemoryReclaimer()
-        let tokens = AdminTokenHolder(settings: settings, environment: environment, logger: logger)
-        let reloader = Reloader(
-            configDirectory: configDirectory, holder: holder, metrics: metrics, reclaimer: reclaimer, adminTokens: tokens,
-            logger: logger)
-        let writer = AdminWriter(holder: holder, store: loaded.store, metrics: metrics, reclaimer: reclaimer, logger: logger)
-        let readiness = Readiness()
-        let context = ServerContext(
-            holder: holder, metrics: metrics, reloader: reloader, adminWriter: writer,
-            adminTokens: tokens, clock: clock,
-            startedAt: Date(), readiness: readiness, trafficSample: TrafficSample(settings: settings.trafficSample),
-            logger: logger)
-        let api = SwitchboardAPI(
-            context: context, accessLog: settings.accessLog, accessLogQuery: settings.accessLogQuery,
-            openAPIDocument: PackageResources.openapi_yaml)
+        let parts = ServingParts(
+            loaded: loaded, configDirectory: configDirectory, environment: environment, logger: logger, clock: clock)
+        let (holder, writer, api) = (parts.holder, parts.writer, parts.api)  // what the closures below keep
         let server = try HTTPServer(
             configuration: Self.httpConfiguration(settings: settings, listen: listen), logger: logger,
             refusalResponder: SwitchboardAPI.refusalResponse
@@ -95,12 +80,12 @@ package final class SwitchboardApplication: Sendable {
         try server.start()
 
         let reloads = ReloadService(
-            reloader: reloader, hangups: signals?.hangups, logger: logger)
+            reloader: parts.reloader, hangups: signals?.hangups, logger: logger)
         let watcher = ConfigWatcher(directory: configDirectory, pollInterval: pollInterval, logger: logger) {
             reloads.request(.watch)
         }
         let drain = Duration.seconds(drainSeconds ?? settings.drainSeconds)
-        let readinessService = ReadinessService(readiness: readiness, drainPeriod: drain, logger: logger) {
+        let readinessService = ReadinessService(readiness: parts.readiness, drainPeriod: drain, logger: logger) {
             [server, logger] in
             let snapshot = holder.current
             logger.notice(
@@ -113,17 +98,17 @@ package final class SwitchboardApplication: Sendable {
                     "store": "\(writer.store.location)",
                 ])
         }
-        var services: [any Service] = [reclaimer]
+        var services: [any Service] = [parts.reclaimer]
         if loaded.store.isShared {
             services += [
                 StoreFollower(writer: writer, logger: logger),
-                StoreProbe(store: loaded.store, metrics: metrics, interval: storeProbeInterval, logger: logger),
+                StoreProbe(store: loaded.store, metrics: parts.metrics, interval: storeProbeInterval, logger: logger),
             ]
         }
         services += [watcher, reloads, server, readinessService]
         self.group = ServiceGroup(
             services: services, gracefulShutdownSignals: signals == nil ? [] : ProcessSignals.shutdown, logger: logger)
-        self.context = context
+        self.context = parts.context
         self.server = server
         self.logger = logger
         // The startup config is gone by now: hand its memory back before serving.

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchboardCore
 import SwitchboardHTTP
 import Synchronization
 import Testing

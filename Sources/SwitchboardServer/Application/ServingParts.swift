@@ -1,0 +1,49 @@
+import Foundation
+import Logging
+import SwitchboardCore
+
+/// What answers requests, wired from a loaded config: the snapshot holder, the metrics, the
+/// reloader and admin writer, the endpoints' ``ServerContext`` and the ``SwitchboardAPI``.
+///
+/// `switchboard serve` puts an HTTP server in front of ``api`` and runs the services around
+/// it; the API-path benchmark calls ``api`` in process. Both get the same wiring from here.
+package struct ServingParts: Sendable {
+    package let holder: SnapshotHolder
+    package let metrics: Metrics
+    package let reclaimer: MemoryReclaimer
+    package let reloader: Reloader
+    package let writer: AdminWriter
+    package let readiness: Readiness
+    package let context: ServerContext
+    package let api: SwitchboardAPI
+
+    /// Wires the parts around `loaded`'s snapshot and store.
+    ///
+    /// - Parameters:
+    ///   - environment: where admin tokens are read (again at every reload).
+    ///   - clock: the time for conditional rules, in seconds since the Unix epoch.
+    package init(
+        loaded: SnapshotLoader.Loaded, configDirectory: String, environment: @escaping @Sendable () -> [String: String],
+        logger: Logger, clock: @escaping @Sendable () -> Double
+    ) {
+        let settings = loaded.snapshot.config.settings
+        metrics = Metrics(routeSeriesLimit: settings.metricsRouteSeries)
+        metrics.recordSnapshot(loaded.snapshot)
+        holder = SnapshotHolder(loaded.snapshot)
+        reclaimer = MemoryReclaimer()
+        let tokens = AdminTokenHolder(settings: settings, environment: environment, logger: logger)
+        reloader = Reloader(
+            configDirectory: configDirectory, holder: holder, metrics: metrics, reclaimer: reclaimer, adminTokens: tokens,
+            logger: logger)
+        writer = AdminWriter(holder: holder, store: loaded.store, metrics: metrics, reclaimer: reclaimer, logger: logger)
+        readiness = Readiness()
+        context = ServerContext(
+            holder: holder, metrics: metrics, reloader: reloader, adminWriter: writer,
+            adminTokens: tokens, clock: clock,
+            startedAt: Date(), readiness: readiness, trafficSample: TrafficSample(settings: settings.trafficSample),
+            logger: logger)
+        api = SwitchboardAPI(
+            context: context, accessLog: settings.accessLog, accessLogQuery: settings.accessLogQuery,
+            openAPIDocument: PackageResources.openapi_yaml)
+    }
+}
