@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 extension ParsedURL {
     /// Decodes a raw query string (without `?`) the way ``queryItems()`` does: split on `&`,
     /// empty pieces skipped, the name before the first `=`, percent-decoded with `+` meaning a
@@ -20,14 +26,9 @@ extension ParsedURL {
         var items: [QueryItem] = []
         var start = 0
         while start < bytes.count {
-            var end = start
-            var equals: Int?
-            while end < bytes.count, bytes[end] != UInt8(ascii: "&") {
-                if equals == nil, bytes[end] == UInt8(ascii: "=") { equals = end }
-                end += 1
-            }
+            let end = firstOffset(of: UInt8(ascii: "&"), in: bytes, from: start, before: bytes.count)
             if end > start {
-                let nameEnd = equals ?? end
+                let nameEnd = firstOffset(of: UInt8(ascii: "="), in: bytes, from: start, before: end)
                 guard let name = decodedPiece(bytes, start..<nameEnd),
                     let value = decodedPiece(bytes, min(nameEnd + 1, end)..<end)
                 else { return nil }
@@ -36,6 +37,17 @@ extension ParsedURL {
             start = end + 1
         }
         return items
+    }
+
+    /// The offset of the first `byte` in `bytes[start..<end]`, or `end`. `memchr` scans many
+    /// bytes per step: a link in a `url` value is a hundred bytes or more with neither `&` nor
+    /// `=` in it (both are escaped), which a loop over single bytes walks one at a time.
+    private static func firstOffset(
+        of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int, before end: Int
+    ) -> Int {
+        guard let base = bytes.baseAddress, start < end else { return end }
+        guard let found = memchr(base + start, Int32(byte), end - start) else { return end }
+        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
 
     /// `bytes[range]` percent-decoded with `+` as a space, or `nil` when it does not decode.

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import SwitchboardHTTP
 
@@ -72,7 +73,7 @@ package struct SwitchboardAPI: Sendable {
 
     /// Answers one request; called concurrently from the HTTP server's threads.
     package func handle(_ request: HTTPRequest) -> HTTPResponse {
-        let started = ContinuousClock.now
+        let started = Self.monotonicSeconds()
         // One read of the snapshot per request: every reader of it retains the same object, and
         // its reference count is shared by every worker thread.
         let snapshot = context.snapshot
@@ -80,8 +81,7 @@ package struct SwitchboardAPI: Sendable {
         var (endpoint, response) =
             cors.preflight(request).map { ("cors_preflight", $0) } ?? table.respond(to: request, snapshot: snapshot)
         response = cors.decorate(response, for: request)
-        let elapsed = ContinuousClock.now - started
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = Self.monotonicSeconds() - started
         context.metrics.recordRequest(endpoint: endpoint, status: response.status, seconds: seconds)
         if accessLog {
             context.logger.info(
@@ -93,6 +93,15 @@ package struct SwitchboardAPI: Sendable {
 
     /// The request's target with each query value replaced by `*` (`/resolve?url=*&platform=*`):
     /// deep links can carry tokens and personal data, which do not belong in logs.
+    /// The monotonic clock in seconds, for the request-duration metric. Read straight from
+    /// `clock_gettime`: `ContinuousClock`'s `Duration` takes a 128-bit multiply to give its
+    /// seconds back, which cost more than the rest of the timing on every request.
+    private static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
+    }
+
     static func withoutQueryValues(_ request: HTTPRequest) -> String {
         guard let query = request.query, !query.isEmpty else { return request.path }
         let names = query.split(separator: "&", omittingEmptySubsequences: false).map { pair in
