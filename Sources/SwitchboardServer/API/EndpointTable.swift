@@ -15,11 +15,28 @@ import SwitchboardHTTP
 /// let (name, response) = table.respond(to: request)
 /// ```
 struct EndpointTable: Sendable {
-    private var endpoints: [String: [String: Endpoint]] = [:]
+    private var endpoints: [String: Methods] = [:]
     private let authorization: AdminAuthorization
     /// Paths under this prefix ask for an admin token before anything else is said of them.
     private static let adminPrefix = "/admin"
     private static let idSegment = "{id}"
+
+    /// The endpoints of one path by method: a handful at most, so a scan of short strings
+    /// finds one for less than hashing the method would cost, on every request.
+    private struct Methods: Sendable {
+        private var entries: [(method: String, endpoint: Endpoint)] = []
+
+        subscript(method: String) -> Endpoint? {
+            get { entries.first { $0.method == method }?.endpoint }
+            set {
+                entries.removeAll { $0.method == method }
+                if let newValue { entries.append((method, newValue)) }
+            }
+        }
+
+        var names: [String] { entries.map(\.method) }
+        var endpoints: [Endpoint] { entries.map(\.endpoint) }
+    }
 
     init(authorization: AdminAuthorization) {
         self.authorization = authorization
@@ -27,7 +44,7 @@ struct EndpointTable: Sendable {
 
     /// Registers `endpoint` for `method` on `path` (a path may end in `/{id}`).
     mutating func add(_ method: String, _ path: String, _ endpoint: Endpoint) {
-        endpoints[path, default: [:]][method] = endpoint
+        endpoints[path, default: Methods()][method] = endpoint
     }
 
     /// The endpoint's label and the response for `request`, answered against `snapshot`.
@@ -60,7 +77,7 @@ struct EndpointTable: Sendable {
                 status: 405, code: "method_not_allowed",
                 message: "\(request.method) is not allowed on \(request.path); use \(allowed.joined(separator: " or "))",
                 headers: [("Allow", allowed.joined(separator: ", "))])
-            return (methods.values.map(\.name).min() ?? "not_found", refusal.response)
+            return (methods.endpoints.map(\.name).min() ?? "not_found", refusal.response)
         }
         if case .admin(let needed) = endpoint.access {
             let presented: AdminToken
@@ -106,7 +123,7 @@ struct EndpointTable: Sendable {
     }
 
     /// The methods registered for a path, and the decoded `{id}` when the path has one.
-    private func lookUp(_ path: String) -> (methods: [String: Endpoint], pathID: String?)? {
+    private func lookUp(_ path: String) -> (methods: Methods, pathID: String?)? {
         if let methods = endpoints[path] { return (methods, nil) }
         guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return nil }
         let rawID = path[path.index(after: slash)...]
@@ -116,8 +133,8 @@ struct EndpointTable: Sendable {
     }
 
     /// The `Allow` list: the registered methods, with `HEAD` beside `GET`, in a fixed order.
-    private static func allowedMethods(_ methods: [String: Endpoint]) -> [String] {
-        var names = Set(methods.keys)
+    private static func allowedMethods(_ methods: Methods) -> [String] {
+        var names = Set(methods.names)
         if names.contains("GET") { names.insert("HEAD") }
         let order = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]
         return order.filter(names.contains) + names.subtracting(order).sorted()
