@@ -8,13 +8,21 @@ import SwitchboardCore
 /// `switchboard serve` puts an HTTP server in front of ``api`` and runs the services around
 /// it; the API-path benchmark calls ``api`` in process. Both get the same wiring from here.
 package struct ServingParts: Sendable {
+    /// The current snapshot, swapped by reloads and admin writes.
     package let holder: SnapshotHolder
+    /// The counters `/metrics` renders.
     package let metrics: Metrics
+    /// Frees what reloads and admin writes replaced (a service of `switchboard serve`).
     package let reclaimer: MemoryReclaimer
+    /// Rebuilds the snapshot from the config directory.
     package let reloader: Reloader
+    /// Applies admin changes to the store and the snapshot.
     package let writer: AdminWriter
+    /// Whether the server says it is ready (`/readyz`).
     package let readiness: Readiness
+    /// What the endpoints read and write through.
     package let context: ServerContext
+    /// The endpoints: one call per HTTP request.
     package let api: SwitchboardAPI
 
     /// Wires the parts around `loaded`'s snapshot and store.
