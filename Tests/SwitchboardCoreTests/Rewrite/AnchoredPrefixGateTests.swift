@@ -84,16 +84,7 @@ struct AnchoredPrefixGateTests {
             let rest = ["(.*)", "b?c", "\\d+", "[xy]", ""][Int(random.next() % 5)]
             return RewriteRule(id: "r\(index)", match: "^" + start + rest, target: "app://t/$0")
         }
-        let gated = try RewriteEngine(rules: rules, options: .default, usesPrefilter: true)
-        let plain = try RewriteEngine(rules: rules, options: .default, usesPrefilter: false)
-        #expect(gated.prefixGate != nil)
-        var matched = 0
-        for _ in 0..<2000 {
-            let tail = ["", "b", "bc", "c", "12", "x", "/y", "b/c?d"][Int(random.next() % 8)]
-            let url = starts[Int(random.next() % UInt64(starts.count))] + tail
-            if Self.expectSameFirstMatch(gated, plain, on: url) { matched += 1 }
-        }
-        #expect(matched > 200)
+        try Self.expectSameFirstMatches(rules, urlsStartingWith: starts, random: &random)
     }
 
     /// An engine built from a previous one takes the literals of the rules it kept from the
@@ -161,17 +152,8 @@ struct AnchoredPrefixGateTests {
             let rest = ["(.*)", "b?c", "\\d+", "[xy]", ""][Int(random.next() % 5)]
             return RewriteRule(id: "r\(index)", match: "^" + start + rest, target: "app://t/$0")
         }
-        let gated = try RewriteEngine(rules: rules, options: .default, usesPrefilter: true)
-        let plain = try RewriteEngine(rules: rules, options: .default, usesPrefilter: false)
-        #expect(gated.prefixGate != nil)
         let urls = ["https://a.x/", "http://a.x/", "https://b.x/", "http://b.x/", "htp://a", "http://a", "app://a", "app:/a", "https://"]
-        var matched = 0
-        for _ in 0..<2000 {
-            let tail = ["", "b", "bc", "c", "12", "x", "/y", "b/c?d"][Int(random.next() % 8)]
-            let url = urls[Int(random.next() % UInt64(urls.count))] + tail
-            if Self.expectSameFirstMatch(gated, plain, on: url) { matched += 1 }
-        }
-        #expect(matched > 200)
+        try Self.expectSameFirstMatches(rules, urlsStartingWith: urls, random: &random)
     }
 
     /// `^https{0,1}://` cuts every rule's literal to `http` (only a plain `?` gives two
@@ -200,6 +182,25 @@ struct AnchoredPrefixGateTests {
     /// The rule a first match names; -1 for none, -2 for a failure.
     /// Expects `engine` to find the same first match on `url` as `plain`, which runs every
     /// regex; returns whether some rule matched.
+    /// Builds `rules` with the gate and without it (every regex run), and compares their first
+    /// match on 2,000 URLs: one of `starts` and a random tail. At least 200 must match a rule,
+    /// or the URLs tested little.
+    static func expectSameFirstMatches(
+        _ rules: [RewriteRule], urlsStartingWith starts: [String], random: inout SplitMix,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let gated = try RewriteEngine(rules: rules, options: .default, usesPrefilter: true)
+        let plain = try RewriteEngine(rules: rules, options: .default, usesPrefilter: false)
+        #expect(gated.prefixGate != nil, sourceLocation: sourceLocation)
+        var matched = 0
+        for _ in 0..<2000 {
+            let tail = ["", "b", "bc", "c", "12", "x", "/y", "b/c?d"][Int(random.next() % 8)]
+            let url = starts[Int(random.next() % UInt64(starts.count))] + tail
+            if expectSameFirstMatch(gated, plain, on: url, sourceLocation: sourceLocation) { matched += 1 }
+        }
+        #expect(matched > 200, sourceLocation: sourceLocation)
+    }
+
     static func expectSameFirstMatch(
         _ engine: RewriteEngine, _ plain: RewriteEngine, on url: String, sourceLocation: SourceLocation = #_sourceLocation
     ) -> Bool {
