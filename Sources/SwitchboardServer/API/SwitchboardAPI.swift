@@ -91,8 +91,6 @@ package struct SwitchboardAPI: Sendable {
         return response
     }
 
-    /// The request's target with each query value replaced by `*` (`/resolve?url=*&platform=*`):
-    /// deep links can carry tokens and personal data, which do not belong in logs.
     /// The monotonic clock in seconds, for the request-duration metric. Read straight from
     /// `clock_gettime`: `ContinuousClock`'s `Duration` takes a 128-bit multiply to give its
     /// seconds back, which cost more than the rest of the timing on every request.
@@ -102,6 +100,8 @@ package struct SwitchboardAPI: Sendable {
         return Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
     }
 
+    /// The request's target with each query value replaced by `*` (`/resolve?url=*&platform=*`):
+    /// deep links can carry tokens and personal data, which do not belong in logs.
     static func withoutQueryValues(_ request: HTTPRequest) -> String {
         guard let query = request.query, !query.isEmpty else { return request.path }
         let names = query.split(separator: "&", omittingEmptySubsequences: false).map { pair in
