@@ -30,15 +30,15 @@ struct AnchoredPrefixGate: Sendable {
     /// Where each rule's spellings end among the spellings (they start where rule `r - 1`'s end).
     private let ruleSpellingEnds: [UInt32]
 
+    /// A rule index takes the low bits of a sorted entry, its key the high ones.
+    private static let ruleBits = 24
+
     /// The gate for rules whose patterns are `patterns`, in rule order; `nil` when a pattern
     /// does not start with `^` and a literal (or there is none), so that any URL may match.
     /// - Parameters:
     ///   - previous: a gate whose literals are taken for the rules it has, not extracted again.
     ///   - previousIndex: per rule, its index in `previous` when `previous` has it (with the
     ///     same pattern), else `nil`; empty without `previous`.
-    /// A rule index takes the low bits of a sorted entry, its key the high ones.
-    private static let ruleBits = 24
-
     init?(patterns: some Collection<String>, previous: AnchoredPrefixGate? = nil, previousIndex: [Int?] = []) {
         guard !patterns.isEmpty, patterns.count < 1 << Self.ruleBits else { return nil }
         var literals: [UInt8] = []
