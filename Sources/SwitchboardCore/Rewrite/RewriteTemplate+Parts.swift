@@ -78,20 +78,13 @@ extension RewriteTemplate {
         case .queryEncoded:
             return PercentEncoding.encodeForQueryValue(value, into: output) ?? 0
         case .percentDecoded:
-            // A value that does not decode is inserted unchanged.
-            guard PercentEncoding.needsDecoding(value, plusAsSpace: false),
-                let count = PercentEncoding.decode(value, into: output, plusAsSpace: false)
-            else { return copy(value, to: output) }
-            return count
+            return PercentEncoding.decodeLeniently(value, into: output)
         }
     }
 
     /// Copies `value` to the front of `output` and returns its length.
     private static func copy(_ value: UnsafeBufferPointer<UInt8>, to output: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        guard let source = value.baseAddress, let target = output.baseAddress, !value.isEmpty else { return 0 }
-        precondition(value.count <= output.count, "the expansion limit is too low")
-        UnsafeMutableRawPointer(target).copyMemory(from: source, byteCount: value.count)
-        return value.count
+        output.initialize(fromContentsOf: value)
     }
 
     /// Calls `body` with the decimal digits of `value` (0 or more), as `String(value)` writes them.

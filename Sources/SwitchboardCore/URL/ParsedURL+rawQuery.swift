@@ -57,11 +57,6 @@ extension ParsedURL {
         guard PercentEncoding.needsDecoding(piece, plusAsSpace: true) else {
             return String(decoding: piece, as: UTF8.self)
         }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: piece.count) { scratch in
-            // `decode` checks that the result is UTF-8.
-            PercentEncoding.decode(piece, into: scratch, plusAsSpace: true).map { count in
-                String(decoding: UnsafeBufferPointer(rebasing: scratch[..<count]), as: UTF8.self)
-            }
-        }
+        return PercentEncoding.decodedString(piece, plusAsSpace: true)
     }
 }

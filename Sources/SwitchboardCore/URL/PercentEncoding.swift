@@ -105,10 +105,16 @@ package enum PercentEncoding {
         var utf8 = string
         return utf8.withUTF8 { src -> String? in
             guard needsDecoding(src, plusAsSpace: plusAsSpace) else { return string }
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: src.count) { dst -> String? in
-                guard let count = decode(src, into: dst, plusAsSpace: plusAsSpace) else { return nil }
-                return String(decoding: UnsafeBufferPointer(rebasing: dst[..<count]), as: UTF8.self)
-            }
+            return decodedString(src, plusAsSpace: plusAsSpace)
+        }
+    }
+
+    /// `src` percent-decoded once as a string; `nil` on a bad `%` escape or when the result is
+    /// not valid UTF-8. For bytes that need decoding (``needsDecoding(_:plusAsSpace:)``).
+    package static func decodedString(_ src: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool) -> String? {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: src.count) { dst -> String? in
+            guard let count = decode(src, into: dst, plusAsSpace: plusAsSpace) else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: dst[..<count]), as: UTF8.self)
         }
     }
 
@@ -132,12 +138,19 @@ package enum PercentEncoding {
             return
         }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: src.count) { dst in
-            if let count = decode(src, into: dst, plusAsSpace: false) {
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: dst[..<count]))
-            } else {
-                output.append(contentsOf: src)
-            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: dst[..<decodeLeniently(src, into: dst)]))
         }
+    }
+
+    /// Writes `src` percent-decoded once (`+` stays a `+`) to the front of `dst`, or `src`
+    /// unchanged when it does not decode, and returns how many bytes it wrote: the rewrite
+    /// engine's `$#`. `dst` needs room for `src.count` bytes.
+    static func decodeLeniently(_ src: UnsafeBufferPointer<UInt8>, into dst: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        if needsDecoding(src, plusAsSpace: false), let count = decode(src, into: dst, plusAsSpace: false) {
+            return count
+        }
+        // A failed decode may have written part of `dst`: the copy covers it.
+        return dst.initialize(fromContentsOf: src)
     }
 
     /// Appends `src` percent-encoded for use as a query value (see
