@@ -46,15 +46,10 @@ final class HTTPRequestAssembler {
             return String(validating: bytes, as: UTF8.self)
         }
 
-        /// Whether every byte is below 0x80, eight bytes at a time.
+        /// Whether every byte is below 0x80.
         private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            let raw = UnsafeRawBufferPointer(bytes)
-            var offset = 0
-            while offset + 8 <= raw.count {
-                if raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
-                offset += 8
-            }
-            return raw[offset...].allSatisfy { $0 < 0x80 }
+            !HTTPRequestAssembler.containsByte(
+                in: UnsafeRawBufferPointer(bytes), word: { $0 & 0x8080_8080_8080_8080 != 0 }, byte: { $0 >= 0x80 })
         }
     }
 
@@ -198,14 +193,23 @@ final class HTTPRequestAssembler {
     static func containsSpaceOrControl(_ text: String) -> Bool {
         func forbidden(_ byte: UInt8) -> Bool { byte <= 0x20 || byte == 0x7F }
         return text.utf8.withContiguousStorageIfAvailable { bytes in
-            let raw = UnsafeRawBufferPointer(bytes)
-            var offset = 0
-            while offset + 8 <= raw.count {
-                if hasSpaceOrControl(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) { return true }
-                offset += 8
-            }
-            return raw[offset...].contains(where: forbidden)
+            containsByte(in: UnsafeRawBufferPointer(bytes), word: hasSpaceOrControl, byte: forbidden)
         } ?? text.utf8.contains(where: forbidden)
+    }
+
+    /// Whether some byte of `bytes` passes `byte`: eight bytes at a time by `word`, which is
+    /// true of a word exactly when one of its bytes passes `byte`, then the rest one by one.
+    /// Inlined, so that both tests are folded into the loop of each caller.
+    @inline(__always)
+    private static func containsByte(
+        in bytes: UnsafeRawBufferPointer, word: (UInt64) -> Bool, byte: (UInt8) -> Bool
+    ) -> Bool {
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            if word(bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) { return true }
+            offset += 8
+        }
+        return bytes[offset...].contains(where: byte)
     }
 
     /// Whether one of the eight bytes of `word` is at most 0x20 or is 0x7F. The classic
