@@ -37,6 +37,28 @@ NGINX
   for _ in $(seq 50); do [ -s "$work/nginx.pid" ] && break; sleep 0.1; done
 }
 
+# loadtest_start_floor WORK WORKERS BODY_SIZE: builds bare-libmicrohttpd.c (libmicrohttpd with
+# the server's settings and no work of its own, answering the nginx body) and starts it, a
+# background job, on a free loopback port; sets floor_pid and floor_port. Run from the repository.
+loadtest_start_floor() {
+  local work=$1 workers=$2 size=$3
+  # shellcheck disable=SC2046 # pkg-config prints several flags
+  "${CC:-$(command -v cc || command -v clang)}" -O2 -Wall -Wextra -Werror -o "$work/bare-libmicrohttpd" \
+    scripts/loadtest/bare-libmicrohttpd.c $(pkg-config --cflags --libs libmicrohttpd)
+  "$work/bare-libmicrohttpd" 0 "$workers" "$size" >"$work/libmicrohttpd.out" 2>"$work/libmicrohttpd.log" &
+  floor_pid=$!
+  floor_port=""
+  for _ in $(seq 50); do
+    floor_port=$(awk '/^port /{print $2}' "$work/libmicrohttpd.out")
+    [ -n "$floor_port" ] && return 0
+    kill -0 "$floor_pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "bare libmicrohttpd did not start:" >&2
+  cat "$work/libmicrohttpd.log" >&2
+  return 1
+}
+
 # loadtest_stop_nginx WORK
 loadtest_stop_nginx() {
   [ -f "$1/nginx.pid" ] && kill "$(cat "$1/nginx.pid")" 2>/dev/null || true

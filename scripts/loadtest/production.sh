@@ -92,12 +92,9 @@ servers=("${names[@]}" nginx)
 if [ -n "${FLOOR:-}" ]; then
   # libmicrohttpd with the server's settings and no work of its own, answering the same body:
   # how much of the gap to nginx is the C library's and the kernel's, not Switchboard's.
-  port[libmicrohttpd]=$next_port
-  "${CC:-$(command -v cc || command -v clang)}" -O2 -o "$work/bare-libmicrohttpd" scripts/loadtest/bare-libmicrohttpd.c $(pkg-config --cflags --libs libmicrohttpd)
-  "$work/bare-libmicrohttpd" "$next_port" "$WORKERS" "$body_size" >"$work/libmicrohttpd.log" 2>&1 &
-  pid[libmicrohttpd]=$!
-  for _ in $(seq 50); do curl -fs -o /dev/null "http://127.0.0.1:$next_port/resolve" && break; sleep 0.1; done
-  curl -fs -o /dev/null "http://127.0.0.1:$next_port/resolve" || { echo "bare libmicrohttpd did not start:" >&2; cat "$work/libmicrohttpd.log" >&2; exit 1; }
+  loadtest_start_floor "$work" "$WORKERS" "$body_size" || exit 1
+  port[libmicrohttpd]=$floor_port
+  pid[libmicrohttpd]=$floor_pid
   servers+=(libmicrohttpd)
 fi
 
