@@ -41,6 +41,29 @@ extension Resolver {
         let summary = utf8.withUTF8 { answerCommonRequest($0, context: context, writer: &writer) }
         if let summary { return summary }
         writer.truncate(to: start)
+        return try resolveFully(text, context: context, appendingJSONTo: &writer)
+    }
+
+    /// Resolves the URL whose UTF-8 is `utf8` and appends the `/resolve` body to `writer`,
+    /// exactly as ``resolve(_:context:appendingJSONTo:)`` does for the same URL as a string:
+    /// a caller that decoded the URL into a buffer of its own makes no string of it unless
+    /// the request needs the full path.
+    ///
+    /// - Parameter utf8: valid UTF-8 (the caller has checked it).
+    package func resolve(
+        utf8: UnsafeBufferPointer<UInt8>, context: RequestContext = RequestContext(),
+        appendingJSONTo writer: inout JSONWriter
+    ) throws(ResolveError) -> ResolveSummary {
+        let start = writer.count
+        if let summary = answerCommonRequest(utf8, context: context, writer: &writer) { return summary }
+        writer.truncate(to: start)
+        return try resolveFully(String(decoding: utf8, as: UTF8.self), context: context, appendingJSONTo: &writer)
+    }
+
+    /// The full path of the two entries above: resolve, then write the resolution.
+    private func resolveFully(
+        _ text: String, context: RequestContext, appendingJSONTo writer: inout JSONWriter
+    ) throws(ResolveError) -> ResolveSummary {
         let (resolution, outcome) = try resolveWithOutcome(text, context: context)
         resolution.write(to: &writer)
         return ResolveSummary(

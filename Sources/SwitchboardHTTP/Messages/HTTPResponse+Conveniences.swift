@@ -15,7 +15,7 @@ extension HTTPResponse {
     }
 
     /// `Content-Type: application/json; charset=utf-8` alone, shared by every plain JSON answer.
-    private static let jsonHeaders: [Header] = [("Content-Type", jsonContentType)]
+    package static let jsonHeaders: [Header] = [("Content-Type", jsonContentType)]
 
     /// A JSON response from a string of JSON text.
     ///

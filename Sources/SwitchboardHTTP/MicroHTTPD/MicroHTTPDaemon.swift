@@ -183,8 +183,12 @@ final class MicroHTTPDaemonContext: Sendable {
     /// Paths answered even on a connection over the limits (probes).
     let probePaths: Set<String>
     let handler: @Sendable (HTTPRequest) -> HTTPResponse
+    let directAnswerer: (@Sendable (HTTPRequest, inout [UInt8]) -> HTTPDirectAnswer)?
     let refusalResponder: @Sendable (HTTPRefusal) -> HTTPResponse
     let logger: Logger
+    /// Each worker thread's ``WorkerBodyBuffer`` for direct answers (retained by the thread's
+    /// value, released when the thread ends).
+    private let bodyBufferKey: pthread_key_t
     /// Requests seen by the URI log callback and not yet completed.
     let inFlightRequests = Atomic<Int>(0)
     /// Set when shutdown begins: every response then carries `Connection: close`.
@@ -198,6 +202,7 @@ final class MicroHTTPDaemonContext: Sendable {
     init(
         configuration: HTTPServerConfiguration, logger: Logger,
         refusalResponder: @escaping @Sendable (HTTPRefusal) -> HTTPResponse,
+        directAnswerer: (@Sendable (HTTPRequest, inout [UInt8]) -> HTTPDirectAnswer)? = nil,
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
     ) {
         self.limits = HTTPRequestAssembler.Limits(
@@ -215,7 +220,11 @@ final class MicroHTTPDaemonContext: Sendable {
         self.probePaths = configuration.probePaths
         self.logger = logger
         self.refusalResponder = refusalResponder
+        self.directAnswerer = directAnswerer
         self.handler = handler
+        var key = pthread_key_t()
+        pthread_key_create(&key, microHTTPDaemonReleaseBodyBuffer)
+        self.bodyBufferKey = key
         let timeout = HTTPRefusal(
             status: 408, code: "request_timeout",
             message: "the request did not arrive within \(configuration.requestTimeout)")
@@ -225,6 +234,11 @@ final class MicroHTTPDaemonContext: Sendable {
             overLimitAnswer: Self.respond(to: Self.overLimitRefusal(.serverFull), with: refusalResponder)
                 .closingWireBytes,
             maxLingeringBytes: configuration.maxDiscardedBodySize)
+    }
+
+    deinit {
+        // The daemon's threads have ended (each released its buffer): the key is unused.
+        pthread_key_delete(bodyBufferKey)
     }
 
     /// The refusal for a request on a connection over the limits.
@@ -439,11 +453,44 @@ final class MicroHTTPDaemonContext: Sendable {
             guard Self.runsOffWorker(request) else {
                 // A probe answered over the connection limits does not keep its room.
                 let overLimit = assembler.connection.map { $0.admission != .admitted } ?? false
+                if let answered = answerDirectly(request, on: connection, closeConnection: overLimit) { return answered }
                 return queue(handler(request), on: connection, closeConnection: overLimit)
             }
             handleOffWorker(request, connection: connection, assembler: assembler)
             return .YES
         }
+    }
+
+    /// Offers a `GET` request to the direct answerer with this thread's body buffer, and
+    /// queues its answer; `nil` when there is none or it declined (the handler answers then).
+    private func answerDirectly(_ request: HTTPRequest, on connection: OpaquePointer, closeConnection: Bool)
+        -> MHD_Result?
+    {
+        guard let directAnswerer, request.method == "GET" else { return nil }
+        let buffer = workerBodyBuffer()
+        buffer.bytes.removeAll(keepingCapacity: true)
+        switch directAnswerer(request, &buffer.bytes) {
+        case .declined:
+            return nil
+        case .response(let response):
+            return queue(response, on: connection, closeConnection: closeConnection)
+        case .written(let status, let headers):
+            // The response shares the buffer's storage while libmicrohttpd copies the body;
+            // the buffer is its only owner again before the thread's next request.
+            return queue(
+                HTTPResponse(status: status, headers: headers, body: buffer.bytes), on: connection,
+                closeConnection: closeConnection)
+        }
+    }
+
+    /// The calling worker thread's body buffer, made on its first direct answer.
+    private func workerBodyBuffer() -> WorkerBodyBuffer {
+        if let kept = pthread_getspecific(bodyBufferKey) {
+            return Unmanaged<WorkerBodyBuffer>.fromOpaque(kept).takeUnretainedValue()
+        }
+        let buffer = WorkerBodyBuffer()
+        pthread_setspecific(bodyBufferKey, Unmanaged.passRetained(buffer).toOpaque())
+        return buffer
     }
 
     /// Whether the target the URI log callback saw as a C string is the whole target of the
@@ -691,6 +738,12 @@ private func microHTTPDaemonAccessHandler(
         slot: slot)
 }
 
+/// The destructor of `MicroHTTPDaemonContext.bodyBufferKey`: a worker thread has ended.
+private func microHTTPDaemonReleaseBodyBuffer(_ buffer: UnsafeMutableRawPointer?) {
+    guard let buffer else { return }
+    Unmanaged<WorkerBodyBuffer>.fromOpaque(buffer).release()
+}
+
 /// `MHD_OPTION_UNESCAPE_CALLBACK`: leaves the text as it is (its length is unchanged).
 private func microHTTPDaemonKeepEscaped(
     _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ text: UnsafeMutablePointer<CChar>?
@@ -801,6 +854,12 @@ package final class ResponseReuseSlot: Sendable {
             failureOrdering: .acquiring
         ).exchanged
     }
+}
+
+/// A worker thread's body buffer for direct answers: only its own thread touches it, so its
+/// storage is reused from request to request without a lock.
+private final class WorkerBodyBuffer {
+    var bytes: [UInt8] = []
 }
 
 /// A suspended connection and its request, handed to the thread that answers it. MHD keeps

@@ -31,6 +31,7 @@ package final class HTTPServer: Service, Sendable {
     package let configuration: HTTPServerConfiguration
     private let logger: Logger
     private let handler: @Sendable (HTTPRequest) -> HTTPResponse
+    private let directAnswerer: (@Sendable (HTTPRequest, inout [UInt8]) -> HTTPDirectAnswer)?
     private let refusalResponder: @Sendable (HTTPRefusal) -> HTTPResponse
     private let state = Mutex<State>(.idle)
     private let stopped = Completion()
@@ -44,18 +45,22 @@ package final class HTTPServer: Service, Sendable {
     ///     responses that could not be sent).
     ///   - refusalResponder: the response for a request the HTTP layer refuses by itself
     ///     (over a limit, malformed); plain text unless the application gives its own.
+    ///   - directAnswerer: offered every `GET` request before `handler`, with the worker
+    ///     thread's body buffer (emptied); see ``HTTPDirectAnswer``.
     ///   - handler: answers one request; called concurrently from several threads.
     /// - Throws: ``HTTPServerError`` (`invalidConfiguration`, `invalidListenAddress`).
     package init(
         configuration: HTTPServerConfiguration,
         logger: Logger,
         refusalResponder: @escaping @Sendable (HTTPRefusal) -> HTTPResponse = HTTPRefusal.plainTextResponse,
+        directAnswerer: (@Sendable (HTTPRequest, inout [UInt8]) -> HTTPDirectAnswer)? = nil,
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
     ) throws(HTTPServerError) {
         try configuration.validate()
         self.configuration = configuration
         self.logger = logger
         self.refusalResponder = refusalResponder
+        self.directAnswerer = directAnswerer
         self.handler = handler
     }
 
@@ -77,7 +82,8 @@ package final class HTTPServer: Service, Sendable {
                     fix: "create a new HTTPServer to listen again")
             }
             let context = MicroHTTPDaemonContext(
-                configuration: configuration, logger: logger, refusalResponder: refusalResponder, handler: handler)
+                configuration: configuration, logger: logger, refusalResponder: refusalResponder,
+                directAnswerer: directAnswerer, handler: handler)
             let daemon = try MicroHTTPDaemon(configuration: configuration, context: context)
             port.store(daemon.boundPort, ordering: .releasing)
             state = .running(daemon)

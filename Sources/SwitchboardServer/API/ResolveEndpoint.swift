@@ -5,6 +5,10 @@ import SwitchboardHTTP
 /// malformed `url`. `POST /resolve` with `{"urls": [...]}` resolves up to
 /// ``maximumBatchSize`` URLs in one call.
 struct ResolveEndpoint: Sendable {
+    /// The path of both methods.
+    static let path = "/resolve"
+    /// The metrics label of `GET /resolve`.
+    static let name = "resolve"
     /// The most URLs one `POST /resolve` may carry; more is a `413 too_many_urls`.
     static let maximumBatchSize = 100
     /// Room reserved for a `GET /resolve` body: most answers fit, so the buffer is allocated once.
@@ -46,7 +50,6 @@ struct ResolveEndpoint: Sendable {
             return .json(status: answer.status, answer.body.jsonBytes)
         }
         context.trafficSample.offer(url, requestContext)
-        let cacheKey = request.cacheKey
         var writer = JSONWriter(capacity: Self.bodyCapacity)
         let summary: ResolveSummary
         do {
@@ -54,19 +57,83 @@ struct ResolveEndpoint: Sendable {
         } catch {
             throw APIError.badRequest(error.code, error.message)
         }
+        let body = writer.bytes
+        record(summary, body: body, cacheKey: request.cacheKey, snapshot: snapshot)
+        return .json(status: summary.status, body)
+    }
+
+    /// `GET /resolve` answered from the request's raw query, for ``SwitchboardAPI/answerDirectly(_:body:)``:
+    /// the body is written into `body`, and the answer, metrics, traffic sample and cache are
+    /// those of ``cachedAnswer(_:snapshot:)`` and ``get(_:)``. It takes the request whose query
+    /// is one `url` parameter and nothing else, spelled `url=` (the form every client sends),
+    /// whose value decodes and resolves; it declines every other request, having changed
+    /// nothing, so that the endpoint table answers it (a second `url`, `explain`, `platform`,
+    /// a malformed query, a URL that does not parse).
+    func answerDirectly(_ request: HTTPRequest, snapshot: Snapshot, body: inout [UInt8]) -> HTTPDirectAnswer {
+        guard var query = request.query else { return .declined }
+        let cacheKey: ResolveCache.Key?
+        switch cachedAnswer(request, snapshot: snapshot) {
+        case .hit(let response): return .response(response)
+        case .miss(let key): cacheKey = key
+        }
+        // No query parameter names the app: its headers alone describe it.
+        let requestContext = RequestContext(request: request, query: [], now: context.clock())
+        let summary = query.withUTF8 { bytes -> ResolveSummary? in
+            guard let value = Self.onlyURLValue(inRawQuery: bytes) else { return nil }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: value.count) { decoded in
+                guard
+                    let count = PercentEncoding.decode(
+                        UnsafeBufferPointer(rebasing: bytes[value]), into: decoded, plusAsSpace: true), count > 0
+                else { return nil }
+                var writer = JSONWriter(appendingTo: &body)
+                defer { writer.finish(into: &body) }
+                return try? snapshot.resolver.resolve(
+                    utf8: UnsafeBufferPointer(rebasing: decoded[..<count]), context: requestContext,
+                    appendingJSONTo: &writer)
+            }
+        }
+        guard let summary else { return .declined }
+        context.trafficSample.offer(request)
+        record(summary, body: body, cacheKey: cacheKey, snapshot: snapshot)
+        return .written(status: summary.status, headers: HTTPResponse.jsonHeaders)
+    }
+
+    /// The range of the `url` value in a raw query made of exactly one `url=…` parameter
+    /// (empty parameters between `&`s aside, as the query parser skips them); `nil` for any
+    /// other query. The name must be spelled `url`: an encoded spelling of it is left to the
+    /// query parser.
+    static func onlyURLValue(inRawQuery bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        let name: [UInt8] = [UInt8(ascii: "u"), UInt8(ascii: "r"), UInt8(ascii: "l"), UInt8(ascii: "=")]
+        var found: Range<Int>?
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "&") { end += 1 }
+            if end > start {
+                guard found == nil, end - start >= name.count,
+                    bytes[start] == name[0], bytes[start + 1] == name[1], bytes[start + 2] == name[2],
+                    bytes[start + 3] == name[3]
+                else { return nil }
+                found = (start + name.count)..<end
+            }
+            start = end + 1
+        }
+        return found
+    }
+
+    /// Counts a fresh `GET /resolve` answer in the metrics and keeps `body` in the cache at its
+    /// key's second miss (a rule that failed, or a regex that hit a PCRE2 limit, is counted on
+    /// every request: not cached).
+    private func record(_ summary: ResolveSummary, body: [UInt8], cacheKey: ResolveCache.Key?, snapshot: Snapshot) {
         context.metrics.recordResolution(
             routeID: summary.routeID, firedRuleIDs: summary.firedRuleIDs, ruleErrors: summary.ruleErrorCount,
             limitHits: summary.ruleLimitHitCount, constraintLimitHits: summary.constraintLimitHits,
             cache: cacheKey == nil ? nil : .miss)
-        let body = writer.bytes
-        // A rule that failed, or a regex that hit a PCRE2 limit, is counted on every request:
-        // not cached. A key is stored at its second miss.
         if let cacheKey, summary.isRepeatable, snapshot.resolveCache.admits(cacheKey) {
             let answer = ResolveCache.Answer(
                 status: summary.status, body: body, routeID: summary.routeID, firedRuleIDs: summary.firedRuleIDs)
             snapshot.resolveCache.store(answer, for: cacheKey)
         }
-        return .json(status: summary.status, body)
     }
 
     /// `explain=1|true` adds a trace, `0|false` (or none) does not.

@@ -6,6 +6,7 @@ import SwitchboardHTTP
 /// calls: it answers through the table, then records the metrics and the access log.
 package struct SwitchboardAPI: Sendable {
     private let table: EndpointTable
+    private let resolve: ResolveEndpoint
     private let context: ServerContext
     private let accessLog: Bool
     private let accessLogQuery: Bool
@@ -20,14 +21,17 @@ package struct SwitchboardAPI: Sendable {
         self.accessLog = accessLog
         self.accessLogQuery = accessLogQuery
         let resolve = ResolveEndpoint(context: context)
+        self.resolve = resolve
         let open = OpenEndpoint(context: context)
         let wellKnown = WellKnownEndpoint(context: context)
         let admin = AdminEndpoints(context: context)
         let metrics = context.metrics
         var table = EndpointTable(authorization: AdminAuthorization(tokens: context.adminTokens))
         table.add(
-            "GET", "/resolve",
-            Endpoint("resolve", malformedQueryCode: "invalid_url", cachedAnswer: resolve.cachedAnswer(_:snapshot:), handle: resolve.get))
+            "GET", ResolveEndpoint.path,
+            Endpoint(
+                ResolveEndpoint.name, malformedQueryCode: "invalid_url", cachedAnswer: resolve.cachedAnswer(_:snapshot:),
+                handle: resolve.get))
         table.add("POST", "/resolve", Endpoint("resolve_batch", malformedQueryCode: "invalid_url", handle: resolve.post))
         table.add("GET", "/open", Endpoint("open", handle: open.get))
         table.add("GET", "/.well-known/apple-app-site-association", Endpoint("aasa") { wellKnown.appleAppSiteAssociation($0) })
@@ -89,6 +93,32 @@ package struct SwitchboardAPI: Sendable {
                 metadata: ["endpoint": "\(endpoint)", "micros": "\(Int(seconds * 1e6))"])
         }
         return response
+    }
+
+    /// Answers a plain `GET /resolve` on the HTTP server's worker thread, writing the body into
+    /// the thread's `body` buffer (the HTTP server's direct answerer, see ``HTTPDirectAnswer``):
+    /// the same answer, metrics and cache as ``handle(_:)``, without the endpoint table, the
+    /// parsed query or a response of its own. It declines whatever ``handle(_:)`` would answer
+    /// differently (see ``ResolveEndpoint/answerDirectly(_:snapshot:body:)``), and every
+    /// request when the access log is on.
+    package func answerDirectly(_ request: HTTPRequest, body: inout [UInt8]) -> HTTPDirectAnswer {
+        guard !accessLog, request.method == "GET", request.path == ResolveEndpoint.path else { return .declined }
+        let started = Self.monotonicSeconds()
+        let snapshot = context.snapshot
+        // The headers an allowed origin gets are added by `handle`.
+        guard !CORSPolicy(allowedOrigins: snapshot.config.settings.corsAllowedOrigins).decorates(request) else {
+            return .declined
+        }
+        let answer = resolve.answerDirectly(request, snapshot: snapshot, body: &body)
+        let status: Int
+        switch answer {
+        case .declined: return .declined
+        case .written(let written, _): status = written
+        case .response(let response): status = response.status
+        }
+        context.metrics.recordRequest(
+            endpoint: ResolveEndpoint.name, status: status, seconds: Self.monotonicSeconds() - started)
+        return answer
     }
 
     /// The monotonic clock in seconds, for the request-duration metric. Read straight from

@@ -75,7 +75,8 @@ package final class SwitchboardApplication: Sendable {
         let (holder, writer, api) = (parts.holder, parts.writer, parts.api)  // what the closures below keep
         let server = try HTTPServer(
             configuration: Self.httpConfiguration(settings: settings, listen: listen), logger: logger,
-            refusalResponder: SwitchboardAPI.refusalResponse
+            refusalResponder: SwitchboardAPI.refusalResponse,
+            directAnswerer: { api.answerDirectly($0, body: &$1) }
         ) { api.handle($0) }
         try server.start()
 

@@ -1,0 +1,77 @@
+import Foundation
+import Logging
+import SwitchboardHTTP
+import SwitchboardTestSupport
+import Synchronization
+import Testing
+
+/// The HTTP server's direct answerer over real loopback sockets: what it writes is sent, what
+/// it declines reaches the handler, and only `GET` is offered to it.
+@Suite("HTTP server: direct answers over loopback", .blockingIO)
+struct DirectAnswerTests {
+    /// A server whose direct answerer writes the query of `GET /direct?…` as the body (so
+    /// bodies of any length follow each other on one connection), answers `/whole` with a
+    /// finished response, and declines everything else; the handler answers `handler`.
+    final class Server: Sendable {
+        let server: HTTPServer
+        /// The methods of the requests offered to the direct answerer, in order.
+        final class Offered: Sendable {
+            let methods = Mutex<[String]>([])
+        }
+        let offered = Offered()
+
+        init() throws {
+            var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0)
+            configuration.threadPoolSize = 1
+            let (logger, _) = CollectingLogHandler.logger()
+            let offered = self.offered
+            server = try HTTPServer(
+                configuration: configuration, logger: logger,
+                directAnswerer: { request, body in
+                    offered.methods.withLock { $0.append(request.method) }
+                    // The buffer comes empty, whatever the thread's previous answer left.
+                    guard body.isEmpty else { return .written(status: 500, headers: []) }
+                    switch request.path {
+                    case "/direct":
+                        body.append(contentsOf: Array((request.query ?? "").utf8))
+                        return .written(status: 201, headers: [("Content-Type", "text/plain"), ("X-Direct", "yes")])
+                    case "/whole":
+                        return .response(.text(status: 202, "whole"))
+                    default:
+                        return .declined
+                    }
+                }
+            ) { request in .text(status: 200, "handler \(request.method) \(request.path)") }
+            try server.start()
+        }
+
+        deinit { server.stopNow() }
+    }
+
+    @Test("the written body and headers are sent; a shorter body after a longer one is exactly its own")
+    func writtenAnswers() throws {
+        let server = try Server()
+        let client = try HTTPTestClient(port: server.server.boundPort)
+        for query in ["a-long-first-body-of-many-bytes", "short", "", String(repeating: "x", count: 5_000), "z"] {
+            let response = try client.request("GET", "/direct?\(query)")
+            #expect(response.status == 201)
+            #expect(response.text == query)
+            #expect(response.header("X-Direct") == "yes")
+            #expect(response.header("Content-Length") == "\(query.utf8.count)")
+        }
+        let whole = try client.request("GET", "/whole")
+        #expect(whole.status == 202)
+        #expect(whole.text == "whole")
+    }
+
+    @Test("declined requests and other methods reach the handler; only GET is offered")
+    func declinedAndOtherMethods() throws {
+        let server = try Server()
+        let client = try HTTPTestClient(port: server.server.boundPort)
+        #expect(try client.request("GET", "/other").text == "handler GET /other")
+        #expect(try client.request("POST", "/direct?x", body: Array("b".utf8)).text == "handler POST /direct")
+        let head = try client.request("HEAD", "/direct?x")
+        #expect(head.status == 200)
+        #expect(server.offered.methods.withLock { $0 } == ["GET"])
+    }
+}
