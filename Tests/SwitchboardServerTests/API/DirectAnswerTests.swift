@@ -11,8 +11,9 @@ import Testing
 /// against `SwitchboardAPI.handle` (the endpoint table): on every request it answers, the
 /// same status, headers and body; on every request it declines, nothing recorded. The
 /// requests are random mixes of the forms clients send and of the forms the lane must leave
-/// to the table.
-@Suite("GET /resolve: the direct answer against the endpoint table")
+/// to the table. Off the cooperative pool (`.blockingIO`): loading a config blocks the
+/// calling thread while other threads decode the route files.
+@Suite("GET /resolve: the direct answer against the endpoint table", .blockingIO)
 struct DirectAnswerTests {
     /// A config with a rule that looks at the platform (the app headers join the cache key)
     /// and one allowed origin (its requests get CORS headers from the table).
