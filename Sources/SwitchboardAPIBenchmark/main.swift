@@ -15,9 +15,11 @@ import SwitchboardServer
 //   valgrind --tool=callgrind --toggle-collect='*answerAll*' .build/release/SwitchboardAPIBenchmark … 20000
 //     (instructions per request: the total ÷ the request count)
 //
-// Arguments: CONFIG_DIR URLS_FILE [distinct|repeat] [REQUESTS]. `distinct` puts a click id
-// unique to the request into every link, as the load test does (the cache never answers);
-// `repeat` cycles over the first 1,000 links (the cache answers all but their first two).
+// Arguments: CONFIG_DIR URLS_FILE [distinct|repeat] [REQUESTS] [lane|table]. `distinct` puts a
+// click id unique to the request into every link, as the load test does (the cache never
+// answers); `repeat` cycles over the first 1,000 links (the cache answers all but their first
+// two). `lane` (the default) offers each request to the direct answer first, as the server does;
+// `table` sends every request through the endpoint table.
 
 /// The requests of one run, built before it so that only the API's work is timed.
 func makeRequests(links: [String], scenario: String, count: Int) -> [HTTPRequest] {
@@ -31,23 +33,42 @@ func makeRequests(links: [String], scenario: String, count: Int) -> [HTTPRequest
     }
 }
 
-/// Answers every request; returns how many answers were 200, to keep the work observable.
+/// Answers every request as `switchboard serve` does: the direct answer first, with one body
+/// buffer reused as a worker thread's is, else the endpoint table (`lane` false: the table
+/// alone). Returns how many answers were 200, to keep the work observable.
 @inline(never)
-func answerAll(_ requests: [HTTPRequest], with api: SwitchboardAPI) -> Int {
+func answerAll(_ requests: [HTTPRequest], with api: SwitchboardAPI, lane: Bool) -> Int {
     var matched = 0
-    for request in requests where api.handle(request).status == 200 { matched += 1 }
+    var body: [UInt8] = []
+    for request in requests {
+        var status = 0
+        if lane {
+            body.removeAll(keepingCapacity: true)
+            switch api.answerDirectly(request, body: &body) {
+            case .written(let written, _): status = written
+            case .response(let response): status = response.status
+            case .declined: status = api.handle(request).status
+            }
+        } else {
+            status = api.handle(request).status
+        }
+        if status == 200 { matched += 1 }
+    }
     return matched
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 3, arguments.count <= 5 else {
-    FileHandle.standardError.write(Data("usage: SwitchboardAPIBenchmark CONFIG_DIR URLS_FILE [distinct|repeat] [REQUESTS]\n".utf8))
+guard arguments.count >= 3, arguments.count <= 6 else {
+    FileHandle.standardError.write(
+        Data("usage: SwitchboardAPIBenchmark CONFIG_DIR URLS_FILE [distinct|repeat] [REQUESTS] [lane|table]\n".utf8))
     exit(2)
 }
 let scenario = arguments.count > 3 ? arguments[3] : "distinct"
 let count = arguments.count > 4 ? Int(arguments[4]) ?? 0 : 200_000
-guard scenario == "distinct" || scenario == "repeat", count > 0 else {
-    FileHandle.standardError.write(Data("the scenario is distinct or repeat, and REQUESTS a positive number\n".utf8))
+let path = arguments.count > 5 ? arguments[5] : "lane"
+guard scenario == "distinct" || scenario == "repeat", count > 0, path == "lane" || path == "table" else {
+    FileHandle.standardError.write(
+        Data("the scenario is distinct or repeat, REQUESTS a positive number, the path lane or table\n".utf8))
     exit(2)
 }
 let links = try String(contentsOfFile: arguments[2], encoding: .utf8).split(separator: "\n").map(String.init)
@@ -58,13 +79,15 @@ let parts = ServingParts(
     environment: { [:] }, logger: logger, clock: { Date().timeIntervalSince1970 })
 
 // A first pass over other links warms the caches and the metrics' series.
-_ = answerAll(makeRequests(links: links.reversed(), scenario: scenario, count: min(count, 2_000)), with: parts.api)
+_ = answerAll(
+    makeRequests(links: links.reversed(), scenario: scenario, count: min(count, 2_000)), with: parts.api,
+    lane: path == "lane")
 let requests = makeRequests(links: links, scenario: scenario, count: count)
 let clock = ContinuousClock()
 let started = clock.now
-let matched = answerAll(requests, with: parts.api)
+let matched = answerAll(requests, with: parts.api, lane: path == "lane")
 let elapsed = clock.now - started
 let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
 print(
-    "\(scenario): \(count) requests, \(matched) matched, "
+    "\(scenario), \(path): \(count) requests, \(matched) matched, "
         + String(format: "%.0f ns per request", nanoseconds / Double(count)))

@@ -156,32 +156,28 @@ extension Resolver {
         }
         let host = parts.isHTTP ? nil : parts.host.map { UnsafeBufferPointer(rebasing: bytes[$0]) }
         let path = UnsafeBufferPointer(rebasing: bytes[parts.path])
-        // The closure reads these locals rather than `self`, so that it does not capture the
-        // whole resolver.
-        let table = router.table
-        let entries = router.entries
-        let captures = router.captures
-        let fallback = self.fallback
-        // The route list by address: a copy of it would retain each of its arrays.
-        let found = withUnsafePointer(to: router.routes) { routes in
-            try? RouteSegments.withSegments(hostBytes: host, pathBytes: path) {
-                (segments) throws(URLParseError) -> Routed in
-                let (entry, limitHits) = table.lookupCountingLimits(segments, request)
+        // The closure reads the tables through an unretained reference (the resolver keeps them
+        // alive): capturing `self` would copy the whole resolver, and capturing the tables as
+        // values would retain each of their arrays.
+        let tables = Unmanaged.passUnretained(matchTables)
+        let found = try? RouteSegments.withSegments(hostBytes: host, pathBytes: path) {
+            (segments) throws(URLParseError) -> Routed in
+            tables._withUnsafeGuaranteedRef { tables in
+                let (entry, limitHits) = tables.table.lookupCountingLimits(segments, request)
                 guard limitHits == 0 else { return .fullPathNeeded }
-                guard entry >= 0 else { return Self.answerUnmatched(input, fallback: fallback, writer: &writer) }
-                let found = entries[Int(entry)]
-                return Self.answerMatched(
-                    found, captures[Int(found.captureStart)..<Int(found.captureStart + found.captureCount)], routes,
-                    segments, bytes, parts, input, writer: &writer)
+                guard entry >= 0 else { return Self.answerUnmatched(input, tables: tables, writer: &writer) }
+                return Self.answerMatched(tables.entries[Int(entry)], tables, segments, bytes, parts, input, writer: &writer)
             }
         }
         return found ?? .fullPathNeeded
     }
 
     /// `{"matched":false,"url":…,"fallback":…}`, the fallback expanded for the URL as given.
-    private static func answerUnmatched(_ input: Input, fallback: RewriteTemplate?, writer: inout JSONWriter) -> Routed {
+    private static func answerUnmatched(
+        _ input: Input, tables: MatchTables, writer: inout JSONWriter
+    ) -> Routed {
         input.writeHead(matched: false, to: &writer)
-        if let fallback {
+        if let fallback = tables.fallback {
             writer.writeSyntax(#","fallback":"#)
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: fallback.expansionLimit(subjectCount: input.bytes.count)) {
                 let count = fallback.expand(parts: input.parts, subject: input.bytes, match: nil, into: $0)
@@ -195,16 +191,17 @@ extension Resolver {
     /// The answer for the route of `entry`; `nil` for a route with a `web` page, too many
     /// params, or a query that does not decode.
     private static func answerMatched(
-        _ entry: Router.Entry, _ captures: ArraySlice<RouterBuilder.Capture>, _ routes: UnsafePointer<RouteList>,
+        _ entry: Router.Entry, _ tables: MatchTables,
         _ segments: UnsafeBufferPointer<PathSegment>, _ bytes: UnsafeBufferPointer<UInt8>, _ parts: URLParts,
         _ input: Input, writer: inout JSONWriter
     ) -> Routed {
         let route = Int(entry.route)
-        guard !routes.pointee.hasWeb(at: route) else { return .fullPathNeeded }
+        guard !tables.routes.hasWeb(at: route) else { return .fullPathNeeded }
         let query = parts.query.map { UnsafeBufferPointer(rebasing: bytes[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
-        let defaults = routes.pointee.defaultParams(at: route)
+        let defaults = tables.routes.defaultParams(at: route)
+        let captures = tables.captures[Int(entry.captureStart)..<Int(entry.captureStart + entry.captureCount)]
         input.writeHead(matched: true, to: &writer)
-        routes.pointee.writeAnswerMembers(at: route, pattern: Int(entry.pattern), to: &writer)
+        tables.routes.writeAnswerMembers(at: route, pattern: Int(entry.pattern), to: &writer)
         return QueryPieces.withDecoded(query) { items -> Routed in
             guard let items, defaults.count + items.count + captures.count <= ParamsMerger.linearScanLimit else {
                 return .fullPathNeeded

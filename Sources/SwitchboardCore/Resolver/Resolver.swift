@@ -18,12 +18,15 @@ public struct Resolver: Sendable {
     public let policy: AppLinkPolicy
     /// Template for unmatched URLs.
     let fallback: RewriteTemplate?
+    /// The router's tables and the fallback at a fixed address, for the byte path.
+    let matchTables: MatchTables
 
     package init(router: Router, rewriter: RewriteEngine, policy: AppLinkPolicy, fallback: RewriteTemplate?) {
         self.router = router
         self.rewriter = rewriter
         self.policy = policy
         self.fallback = fallback
+        matchTables = MatchTables(router: router, fallback: fallback)
     }
 
     /// Resolves one URL and also reports what the rewrite pass did (for metrics).
