@@ -187,8 +187,9 @@ final class MicroHTTPDaemonContext: Sendable {
     let refusalResponder: @Sendable (HTTPRefusal) -> HTTPResponse
     let logger: Logger
     /// Each worker thread's ``WorkerBodyBuffer`` for direct answers (retained by the thread's
-    /// value, released when the thread ends).
-    private let bodyBufferKey: pthread_key_t
+    /// value, released when the thread ends); `nil` when the process has no key left, and
+    /// each direct answer then gets a buffer of its own.
+    private let bodyBufferKey: pthread_key_t?
     /// Requests seen by the URI log callback and not yet completed.
     let inFlightRequests = Atomic<Int>(0)
     /// Set when shutdown begins: every response then carries `Connection: close`.
@@ -223,8 +224,7 @@ final class MicroHTTPDaemonContext: Sendable {
         self.directAnswerer = directAnswerer
         self.handler = handler
         var key = pthread_key_t()
-        pthread_key_create(&key, microHTTPDaemonReleaseBodyBuffer)
-        self.bodyBufferKey = key
+        self.bodyBufferKey = pthread_key_create(&key, microHTTPDaemonReleaseBodyBuffer) == 0 ? key : nil
         let timeout = HTTPRefusal(
             status: 408, code: "request_timeout",
             message: "the request did not arrive within \(configuration.requestTimeout)")
@@ -238,7 +238,7 @@ final class MicroHTTPDaemonContext: Sendable {
 
     deinit {
         // The daemon's threads have ended (each released its buffer): the key is unused.
-        pthread_key_delete(bodyBufferKey)
+        if let bodyBufferKey { pthread_key_delete(bodyBufferKey) }
     }
 
     /// The refusal for a request on a connection over the limits.
@@ -483,13 +483,17 @@ final class MicroHTTPDaemonContext: Sendable {
         }
     }
 
-    /// The calling worker thread's body buffer, made on its first direct answer.
+    /// The calling worker thread's body buffer, made on its first direct answer (a buffer of
+    /// its own when the thread cannot keep one).
     private func workerBodyBuffer() -> WorkerBodyBuffer {
+        guard let bodyBufferKey else { return WorkerBodyBuffer() }
         if let kept = pthread_getspecific(bodyBufferKey) {
             return Unmanaged<WorkerBodyBuffer>.fromOpaque(kept).takeUnretainedValue()
         }
         let buffer = WorkerBodyBuffer()
-        pthread_setspecific(bodyBufferKey, Unmanaged.passRetained(buffer).toOpaque())
+        if pthread_setspecific(bodyBufferKey, Unmanaged.passRetained(buffer).toOpaque()) != 0 {
+            Unmanaged.passUnretained(buffer).release()
+        }
         return buffer
     }
 

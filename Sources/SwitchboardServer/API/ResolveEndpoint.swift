@@ -1,6 +1,12 @@
 import SwitchboardCore
 import SwitchboardHTTP
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `GET /resolve?url=U`: 200 with the route, 404 when nothing matched, 400 for a missing or
 /// malformed `url`. `POST /resolve` with `{"urls": [...]}` resolves up to
 /// ``maximumBatchSize`` URLs in one call.
@@ -103,18 +109,21 @@ struct ResolveEndpoint: Sendable {
     /// other query. The name must be spelled `url`: an encoded spelling of it is left to the
     /// query parser.
     static func onlyURLValue(inRawQuery bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
-        let name: [UInt8] = [UInt8(ascii: "u"), UInt8(ascii: "r"), UInt8(ascii: "l"), UInt8(ascii: "=")]
+        guard let base = bytes.baseAddress else { return nil }
         var found: Range<Int>?
         var start = 0
         while start < bytes.count {
-            var end = start
-            while end < bytes.count, bytes[end] != UInt8(ascii: "&") { end += 1 }
+            // `memchr` scans many bytes per step: the value is a whole link, escaped.
+            let end =
+                memchr(base + start, Int32(UInt8(ascii: "&")), bytes.count - start).map {
+                    UnsafeRawPointer($0) - UnsafeRawPointer(base)
+                } ?? bytes.count
             if end > start {
-                guard found == nil, end - start >= name.count,
-                    bytes[start] == name[0], bytes[start + 1] == name[1], bytes[start + 2] == name[2],
-                    bytes[start + 3] == name[3]
+                guard found == nil, end - start >= 4, bytes[start] == UInt8(ascii: "u"),
+                    bytes[start + 1] == UInt8(ascii: "r"), bytes[start + 2] == UInt8(ascii: "l"),
+                    bytes[start + 3] == UInt8(ascii: "=")
                 else { return nil }
-                found = (start + name.count)..<end
+                found = (start + 4)..<end
             }
             start = end + 1
         }
