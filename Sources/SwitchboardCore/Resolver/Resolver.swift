@@ -16,16 +16,15 @@ public struct Resolver: Sendable {
     public let rewriter: RewriteEngine
     /// Which URLs are app links.
     public let policy: AppLinkPolicy
-    /// Template for unmatched URLs.
-    let fallback: RewriteTemplate?
-    /// The router's tables and the fallback at a fixed address, for the byte path.
+    /// The router's tables and the fallback in one object, which the byte path reads unretained.
     let matchTables: MatchTables
+    /// Template for unmatched URLs.
+    var fallback: RewriteTemplate? { matchTables.fallback }
 
     package init(router: Router, rewriter: RewriteEngine, policy: AppLinkPolicy, fallback: RewriteTemplate?) {
         self.router = router
         self.rewriter = rewriter
         self.policy = policy
-        self.fallback = fallback
         matchTables = MatchTables(router: router, fallback: fallback)
     }
 

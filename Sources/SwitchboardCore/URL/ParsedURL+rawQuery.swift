@@ -42,7 +42,7 @@ extension ParsedURL {
     /// The offset of the first `byte` in `bytes[start..<end]`, or `end`. `memchr` scans many
     /// bytes per step: a link in a `url` value is a hundred bytes or more with neither `&` nor
     /// `=` in it (both are escaped), which a loop over single bytes walks one at a time.
-    private static func firstOffset(
+    package static func firstOffset(
         of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int, before end: Int
     ) -> Int {
         guard let base = bytes.baseAddress, start < end else { return end }

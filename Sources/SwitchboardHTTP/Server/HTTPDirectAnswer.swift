@@ -4,7 +4,7 @@
 /// The direct answerer is offered every `GET` request on the worker thread before the handler,
 /// with a body buffer that belongs to that thread and is reused from request to request. It
 /// exists for the one request that carries the traffic (`GET /resolve`): answered here, it
-/// costs no response value, no header list and no body array of its own. Whatever it
+/// costs no body array and no header list of its own. Whatever it
 /// declines goes to the handler, which must answer it exactly as the direct answerer would
 /// have, so that the two paths are one API.
 package enum HTTPDirectAnswer: Sendable {

@@ -1,12 +1,6 @@
 import SwitchboardCore
 import SwitchboardHTTP
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// `GET /resolve?url=U`: 200 with the route, 404 when nothing matched, 400 for a missing or
 /// malformed `url`. `POST /resolve` with `{"urls": [...]}` resolves up to
 /// ``maximumBatchSize`` URLs in one call.
@@ -77,6 +71,8 @@ struct ResolveEndpoint: Sendable {
     /// a malformed query, a URL that does not parse).
     func answerDirectly(_ request: HTTPRequest, snapshot: Snapshot, body: inout [UInt8]) -> HTTPDirectAnswer {
         guard var query = request.query else { return .declined }
+        // The cache before the form: a hit is the common repeated request, and a declined one
+        // (rare) is looked up again by the table.
         let cacheKey: ResolveCache.Key?
         switch cachedAnswer(request, snapshot: snapshot) {
         case .hit(let response): return .response(response)
@@ -109,15 +105,10 @@ struct ResolveEndpoint: Sendable {
     /// other query. The name must be spelled `url`: an encoded spelling of it is left to the
     /// query parser.
     static func onlyURLValue(inRawQuery bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
-        guard let base = bytes.baseAddress else { return nil }
         var found: Range<Int>?
         var start = 0
         while start < bytes.count {
-            // `memchr` scans many bytes per step: the value is a whole link, escaped.
-            let end =
-                memchr(base + start, Int32(UInt8(ascii: "&")), bytes.count - start).map {
-                    UnsafeRawPointer($0) - UnsafeRawPointer(base)
-                } ?? bytes.count
+            let end = ParsedURL.firstOffset(of: UInt8(ascii: "&"), in: bytes, from: start, before: bytes.count)
             if end > start {
                 guard found == nil, end - start >= 4, bytes[start] == UInt8(ascii: "u"),
                     bytes[start + 1] == UInt8(ascii: "r"), bytes[start + 2] == UInt8(ascii: "l"),
