@@ -103,6 +103,52 @@ struct SamplingTests {
         #expect(cached.requests == [SampledRequest(url: "shopapp://cart?token=xxx", platform: "android", appVersion: "6.0.0")])
     }
 
+    @Test("taken requests are kept in batches: a read sees all of them, in order, from every thread")
+    func batches() async {
+        var settings = ServerSettings.TrafficSampleSettings()
+        settings.every = 1
+        let sample = TrafficSample(settings: settings)
+        // Across several full batches and a partial one, from both kinds of offer.
+        let count = PendingSamples.batchCount * 3 + 5
+        for index in 0..<count {
+            if index.isMultiple(of: 2) {
+                sample.offer("shopapp://product/\(index)", RequestContext(platform: "ios"))
+            } else {
+                sample.offer(
+                    HTTPRequest(method: "GET", path: "/resolve", query: "url=shopapp%3A%2F%2Fproduct%2F\(index)"))
+            }
+        }
+        #expect(sample.requests.map(\.url) == (0..<count).map { "shopapp://product/\($0)" })
+        #expect(sample.requests.map(\.platform) == (0..<count).map { $0.isMultiple(of: 2) ? "ios" : nil })
+        #expect(sample.size.taken == count)
+
+        // Four threads at once: none is lost, none is kept twice.
+        let shared = TrafficSample(settings: settings)
+        await withTaskGroup(of: Void.self) { group in
+            for thread in 0..<4 {
+                group.addTask {
+                    for index in 0..<500 { shared.offer("shopapp://t\(thread)/\(index)", RequestContext()) }
+                }
+            }
+        }
+        #expect(shared.size.taken == 2_000)
+        #expect(Set(shared.requests.map(\.url)).count == 2_000)
+    }
+
+    @Test("a batch is full at its entry count or its bytes, whichever comes first")
+    func batchBounds() {
+        var pending = PendingSamples()
+        for index in 1..<PendingSamples.batchCount {
+            #expect(pending.put(.resolved(url: "u\(index)", platform: nil, appVersion: nil)) == nil)
+        }
+        #expect(pending.put(.resolved(url: "last", platform: nil, appVersion: nil))?.count == PendingSamples.batchCount)
+        #expect(pending.takeAll().isEmpty)
+
+        let long = String(repeating: "x", count: PendingSamples.batchBytes / 2)
+        #expect(pending.put(.resolved(url: long, platform: nil, appVersion: nil)) == nil)
+        #expect(pending.put(.request(HTTPRequest(method: "GET", path: "/resolve", query: "url=" + long)))?.count == 2)
+    }
+
     @Test("traffic_sample: 0 turns it off; 0 URLs and bytes in the metrics")
     func off() {
         var settings = ServerSettings.TrafficSampleSettings()
