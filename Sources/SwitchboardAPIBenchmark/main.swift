@@ -44,7 +44,8 @@ func makeTargets(links: [String], scenario: String, count: Int, thread: Int = 0)
 }
 
 /// A buffer whose every cache line is written once per request, to push what a request
-/// touched out of the caches.
+/// touched out of the caches. Each thread has its own (unchecked `Sendable`: it is handed to
+/// its thread once and used by that thread alone).
 final class Eviction: @unchecked Sendable {
     private let bytes: UnsafeMutableRawBufferPointer
     private var round: UInt8 = 0
@@ -52,6 +53,10 @@ final class Eviction: @unchecked Sendable {
     init(kibibytes: Int) {
         bytes = .allocate(byteCount: kibibytes * 1024, alignment: 64)
         bytes.initializeMemory(as: UInt8.self, repeating: 0)
+    }
+
+    deinit {
+        bytes.deallocate()
     }
 
     /// Time spent in ``run()``, in nanoseconds, to be taken off the run's.
@@ -136,12 +141,12 @@ _ = answerAll(
     makeTargets(links: links.reversed(), scenario: scenario, count: min(count, 2_000)), with: parts.api,
     lane: path == "lane", evicting: nil)
 
-let requestsByThread = (0..<threads).map { makeTargets(links: links, scenario: scenario, count: count, thread: $0) }
+let targetsByThread = (0..<threads).map { makeTargets(links: links, scenario: scenario, count: count, thread: $0) }
 let clock = ContinuousClock()
 let started = clock.now
 let matched: Int
 if threads == 1 {
-    matched = answerAll(requestsByThread[0], with: parts.api, lane: path == "lane", evicting: evictions[0])
+    matched = answerAll(targetsByThread[0], with: parts.api, lane: path == "lane", evicting: evictions[0])
 } else {
     // Threads of their own, so that every one runs at once (a dispatch pool may run them in turn).
     let matchedByThread = Mutex([Int](repeating: 0, count: threads))
@@ -150,7 +155,7 @@ if threads == 1 {
         finished.enter()
         Thread.detachNewThread {
             let answered = answerAll(
-                requestsByThread[thread], with: parts.api, lane: path == "lane", evicting: evictions[thread])
+                targetsByThread[thread], with: parts.api, lane: path == "lane", evicting: evictions[thread])
             matchedByThread.withLock { $0[thread] = answered }
             finished.leave()
         }
