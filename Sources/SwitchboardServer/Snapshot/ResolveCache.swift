@@ -3,6 +3,12 @@ import SwitchboardCore
 import SwitchboardHTTP
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Finished answers of `GET /resolve` for one snapshot, keyed by the raw query string.
 ///
 /// Deep-link traffic repeats itself (a campaign link is opened by thousands of people), and an
@@ -37,6 +43,10 @@ final class ResolveCache: Sendable {
 
     /// The raw query plus, when answers depend on the asking app, its headers. Hashed once:
     /// the hash picks the shard and is what the shard's dictionary hashes.
+    ///
+    /// Compared and hashed by their UTF-8 bytes, not as `String`s: two spellings `String`
+    /// deems equal (`é` and `e` with a combining accent) are different URLs to the resolver,
+    /// which reads bytes, and may get different answers.
     struct Key: Hashable, Sendable {
         let query: String
         let appHeaders: [String?]
@@ -46,17 +56,46 @@ final class ResolveCache: Sendable {
             self.query = query
             self.appHeaders = appHeaders
             var hasher = Hasher()
-            hasher.combine(query)
-            hasher.combine(appHeaders)
+            Self.combine(query, into: &hasher)
+            for header in appHeaders {
+                hasher.combine(header != nil)
+                if let header { Self.combine(header, into: &hasher) }
+            }
             hash = hasher.finalize()
         }
 
         static func == (lhs: Key, rhs: Key) -> Bool {
-            lhs.hash == rhs.hash && lhs.query == rhs.query && lhs.appHeaders == rhs.appHeaders
+            lhs.hash == rhs.hash && sameBytes(lhs.query, rhs.query) && lhs.appHeaders.count == rhs.appHeaders.count
+                && zip(lhs.appHeaders, rhs.appHeaders).allSatisfy { left, right in
+                    switch (left, right) {
+                    case (nil, nil): return true
+                    case (let left?, let right?): return sameBytes(left, right)
+                    default: return false
+                    }
+                }
         }
 
         func hash(into hasher: inout Hasher) {
             hasher.combine(hash)
+        }
+
+        /// `text`'s length and UTF-8 bytes (the length keeps `["ab", "c"]` apart from `["a", "bc"]`).
+        private static func combine(_ text: String, into hasher: inout Hasher) {
+            hasher.combine(text.utf8.count)
+            let hashed: Void? = text.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            if hashed == nil {
+                for byte in text.utf8 { hasher.combine(byte) }
+            }
+        }
+
+        private static func sameBytes(_ left: String, _ right: String) -> Bool {
+            guard left.utf8.count == right.utf8.count else { return false }
+            let compared = left.utf8.withContiguousStorageIfAvailable { leftBytes in
+                right.utf8.withContiguousStorageIfAvailable { rightBytes in
+                    leftBytes.isEmpty || memcmp(leftBytes.baseAddress!, rightBytes.baseAddress!, leftBytes.count) == 0
+                }
+            }
+            return (compared ?? nil) ?? left.utf8.elementsEqual(right.utf8)
         }
     }
 

@@ -70,6 +70,39 @@ extension IntegrationTests {
             #expect(metrics.contains("switchboard_resolve_cache_requests_total{result=\"miss\"} \(600 - stored)\n"))
         }
 
+        @Test("two spellings a String deems equal (é, and e with a combining accent) are two keys, and two answers")
+        func keysAreBytes() throws {
+            let composed = "url=shopapp://s/caf\u{E9}"
+            let decomposed = "url=shopapp://s/cafe\u{301}"
+            #expect(composed == decomposed)  // what `String` says; the resolver reads bytes
+            let key = ResolveCache.Key(query: composed, appHeaders: [])
+            #expect(key == ResolveCache.Key(query: composed, appHeaders: []))
+            #expect(key.hash == ResolveCache.Key(query: composed, appHeaders: []).hash)
+            #expect(key != ResolveCache.Key(query: decomposed, appHeaders: []))
+            #expect(
+                ResolveCache.Key(query: "url=a", appHeaders: ["ios", composed])
+                    != ResolveCache.Key(query: "url=a", appHeaders: ["ios", decomposed]))
+            #expect(
+                ResolveCache.Key(query: "url=a", appHeaders: [nil, "x"]) != ResolveCache.Key(query: "url=a", appHeaders: ["x", nil]))
+            #expect(
+                ResolveCache.Key(query: "url=a", appHeaders: ["ab", "c"]) != ResolveCache.Key(query: "url=a", appHeaders: ["a", "bc"]))
+        }
+
+        @Test("a raw non-ASCII link is answered for its own bytes, not from the cached answer of another spelling")
+        func cachedAnswerIsForTheSameBytes() async throws {
+            let server = try await InProcessServer(config: .demo())
+            let client = try server.client()
+            let composed = "shopapp://s/caf\u{E9}"
+            let decomposed = "shopapp://s/cafe\u{301}"
+            // Sent raw (not percent-encoded): the query's bytes are the two spellings'.
+            for _ in 0..<3 { _ = try client.request("GET", "/resolve?url=" + composed) }
+            #expect(server.application.context.snapshot.resolveCache.count == 1)
+            // The body echoes the URL asked, byte for byte.
+            let answer = try client.request("GET", "/resolve?url=" + decomposed).body
+            #expect(answer.firstRange(of: Array(decomposed.utf8)) != nil)
+            #expect(answer.firstRange(of: Array(composed.utf8)) == nil)
+        }
+
         @Test("admission: a key is admitted from its second miss on, and a disabled cache admits nothing")
         func admission() {
             let cache = ResolveCache(budgetBytes: 1 << 20, dependence: .init(app: false, clock: false))
