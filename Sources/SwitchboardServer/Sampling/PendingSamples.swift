@@ -1,8 +1,8 @@
 import SwitchboardHTTP
 
 /// The requests the traffic sample took and has not kept yet, as they came: a batch is parsed
-/// and redacted at once (``TrafficSample``). Bounded in entries and bytes, so that a sample
-/// of long URLs keeps as soon as one of few.
+/// and redacted at once (``TrafficSample``). Bounded in entries and in bytes: long URLs make
+/// a batch with fewer entries.
 struct PendingSamples {
     /// A taken request, as it came.
     enum Taken {

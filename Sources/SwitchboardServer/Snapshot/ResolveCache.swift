@@ -79,15 +79,20 @@ final class ResolveCache: Sendable {
             hasher.combine(hash)
         }
 
-        /// `text`'s length and UTF-8 bytes (the length keeps `["ab", "c"]` apart from `["a", "bc"]`).
+        /// `text`'s length and UTF-8 bytes (the length keeps `["ab", "c"]` apart from `["a", "bc"]`),
+        /// in one call whether or not the string's bytes are contiguous, so that equal keys hash
+        /// alike.
         private static func combine(_ text: String, into hasher: inout Hasher) {
             hasher.combine(text.utf8.count)
             let hashed: Void? = text.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
             if hashed == nil {
-                for byte in text.utf8 { hasher.combine(byte) }
+                var contiguous = text
+                contiguous.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
             }
         }
 
+        /// Whether two strings have the same UTF-8 bytes (`memcmp` over contiguous storage; a
+        /// byte loop cost thousands of instructions per cache hit).
         private static func sameBytes(_ left: String, _ right: String) -> Bool {
             guard left.utf8.count == right.utf8.count else { return false }
             let compared = left.utf8.withContiguousStorageIfAvailable { leftBytes in
