@@ -24,10 +24,6 @@ extension TypedRouteTable {
         }
     }
 
-    private static func specificity(_ pattern: RoutePattern) -> Int {
-        pattern.host != nil ? 2 : (pattern.scheme != nil ? 1 : 0)
-    }
-
     private static func precedes(_ lhs: RoutePattern, _ rhs: RoutePattern) -> Bool {
         for (left, right) in zip(lhs.segments, rhs.segments) {
             let (a, b) = (rank(left), rank(right))
@@ -35,6 +31,7 @@ extension TypedRouteTable {
             if a.1 != b.1 { return a.1 < b.1 }
         }
         if lhs.segments.count != rhs.segments.count { return lhs.segments.count < rhs.segments.count }
-        return specificity(lhs) > specificity(rhs)
+        return RoutePattern.specificity(scheme: lhs.scheme, host: lhs.host)
+            > RoutePattern.specificity(scheme: rhs.scheme, host: rhs.host)
     }
 }

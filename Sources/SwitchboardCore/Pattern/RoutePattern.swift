@@ -37,6 +37,23 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// How narrow the scheme/host restriction is, which decides between patterns with the same
+    /// path (design.md §3): a host with a port (3) > a host (2) > a scheme (1) > none (0). A
+    /// host with a port accepts a subset of the URLs the host alone accepts (one port, against
+    /// any), so it is tried first.
+    package static func specificity(scheme: String?, host: String?) -> Int {
+        guard let host else { return scheme == nil ? 0 : 1 }
+        return hostNamesPort(host) ? 3 : 2
+    }
+
+    /// Whether a pattern's host (`shop.example.com:8443`, `[::1]:8443`) carries a port: a
+    /// colon after the last `]`, so that an IPv6 literal's own colons do not count.
+    package static func hostNamesPort(_ host: String) -> Bool {
+        guard let colon = host.utf8.lastIndex(of: UInt8(ascii: ":")) else { return false }
+        guard let bracket = host.utf8.lastIndex(of: UInt8(ascii: "]")) else { return true }
+        return colon > bracket
+    }
+
     /// Parses a pattern and expands its optional groups.
     ///
     /// - Parameter text: the pattern as written in a route file.

@@ -53,9 +53,6 @@ struct MutableTrie: Sendable {
         var scheme: Int32
         var host: Int32
         var next: Int32
-
-        /// scheme+host (2) > scheme (1) > none (0).
-        var specificity: Int { host >= 0 ? 2 : (scheme >= 0 ? 1 : 0) }
     }
 
     static let root: Int32 = 0
@@ -270,6 +267,11 @@ struct MutableTrie: Sendable {
         var terminalCount = 0
         var siblings: [StaticEdge] = []
         var nodeTerminals: [Terminal] = []
+        func specificity(_ terminal: Terminal) -> Int {
+            RoutePattern.specificity(
+                scheme: terminal.scheme >= 0 ? strings[Int(terminal.scheme)] : nil,
+                host: terminal.host >= 0 ? strings[Int(terminal.host)] : nil)
+        }
         labels.bytes.withUnsafeBufferPointer { labelBytes in
             func appendStaticEdge(_ edge: StaticEdge) {
                 let span = labels.spans[Int(edge.label)]
@@ -304,10 +306,14 @@ struct MutableTrie: Sendable {
                 frozen.catchAll = node.catchAll
                 frozen.terminalStart = Int32(terminalCount)
                 frozen.terminalCount = node.terminalCount
-                // Entries are numbered in registration order.
+                // Entries are numbered in registration order, which only orders terminals whose
+                // restrictions never accept the same URL.
                 Self.gather(
                     node.firstTerminal, of: terminals,
-                    sortedBy: { $0.specificity != $1.specificity ? $0.specificity > $1.specificity : $0.entry < $1.entry },
+                    sortedBy: { lhs, rhs in
+                        let (left, right) = (specificity(lhs), specificity(rhs))
+                        return left != right ? left > right : lhs.entry < rhs.entry
+                    },
                     into: &nodeTerminals)
                 for terminal in nodeTerminals { appendTerminal(terminal) }
                 frozenNodes[index] = frozen

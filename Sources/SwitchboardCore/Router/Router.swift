@@ -3,7 +3,7 @@
 /// Build one with ``RouterBuilder``. Matching follows design.md §3: per segment from left to
 /// right, static > constrained (`int`, `uuid`, then regexes by text) > `:param` > `*`,
 /// backtracking when a branch fails deeper down; among patterns with the same path, the
-/// more specific restriction wins (scheme+host > scheme > none).
+/// more specific restriction wins (scheme+host with a port > scheme+host > scheme > none).
 public struct Router: Sendable {
     /// A registered expansion (16 bytes): its route, which of the route's patterns it comes
     /// from, and its captures in `captures[captureStart..<+captureCount]` (identical capture

@@ -116,6 +116,19 @@ enum ConfigLint {
     /// A route is unreachable when a URL built from its pattern goes elsewhere (the router
     /// alone, before rules): another route always wins, or no app link can match a path-only
     /// pattern because `schemes` and `domains` are empty.
+    /// Whether a host pattern without a port reaches `routeID` on a port no pattern names: such
+    /// a pattern takes every port, so a pattern for the same host with the scheme's default
+    /// port, which wins on the plain sample, does not make it unreachable.
+    private static func reachesOnAnotherPort(
+        _ pattern: RoutePattern, _ routeID: String, _ settings: ServerSettings, _ resolver: Resolver
+    ) -> Bool {
+        guard let host = pattern.host, !RoutePattern.hostNamesPort(host),
+            let sample = PatternSample.url(for: pattern, schemes: settings.schemes, domains: settings.domains, port: 1),
+            let url = try? ParsedURL.parse(sample)
+        else { return false }
+        return (try? resolver.router.match(url, isAppLink: resolver.policy.isAppLink(url)))?.route.id == routeID
+    }
+
     static func unreachableRoutes(_ config: ConfigDirectory, _ resolver: Resolver) -> [ConfigIssue] {
         var issues: [ConfigIssue] = []
         let settings = config.settings
@@ -139,7 +152,7 @@ enum ConfigLint {
                             continue
                         }
                         let match = try? resolver.router.match(url, isAppLink: resolver.policy.isAppLink(url))
-                        if match?.route.id == route.id {
+                        if match?.route.id == route.id || reachesOnAnotherPort(expansion, route.id, settings, resolver) {
                             reached = true
                         } else if detail.isEmpty {
                             let winner = match.map { "route '\($0.route.id)'" } ?? "no route"

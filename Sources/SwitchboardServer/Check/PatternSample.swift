@@ -23,8 +23,9 @@ enum PatternSample {
     }
 
     /// A URL the pattern accepts, or `nil` when a regex constraint takes none of the samples or
-    /// a path-only pattern has no scheme or domain to link with.
-    static func url(for pattern: RoutePattern, schemes: [String], domains: [String]) -> String? {
+    /// a path-only pattern has no scheme or domain to link with. `port` is written after the
+    /// host of a pattern with a host (which must not name a port of its own).
+    static func url(for pattern: RoutePattern, schemes: [String], domains: [String], port: Int? = nil) -> String? {
         var segments: [String] = []
         for segment in pattern.segments {
             switch segment {
@@ -39,7 +40,7 @@ enum PatternSample {
         }
         let path = segments.joined(separator: "/")
         switch (pattern.scheme, pattern.host) {
-        case (let scheme?, let host?): return "\(scheme)://\(host)/\(path)"
+        case (let scheme?, let host?): return "\(scheme)://\(host)\(port.map { ":\($0)" } ?? "")/\(path)"
         case (let scheme?, nil): return "\(scheme)://\(path)"
         case (nil, _):
             if let scheme = schemes.first { return "\(scheme)://\(path)" }

@@ -36,6 +36,8 @@ enum CodegenFixtures {
         ("scheme.any", "/only/:id<int>"),
         ("web.only", "https://kinds.example.com/web/:slug"),
         ("web.port", "https://kinds.example.com:8443/port/:x"),
+        ("web.any-port", "https://kinds.example.com/ports/:x"),
+        ("web.one-port", "https://kinds.example.com:8443/ports/:x"),
         ("multi", "[/multi/:id<int>, /legacy/multi/:id]"),
         ("unicode", "/café/:x"),
     ]
@@ -58,6 +60,7 @@ enum CodegenFixtures {
         "kindapp://caf%C3%A9/x", "kindapp://string/s", "kindapp://companion", "kindapp://2fa", "kindapp:n/42",
         "https://kinds.example.com:8443/n/5", "https://kinds.example.com:8443/port/x", "https://kinds.example.com/port/x",
         "https://kinds.example.com:443/web/x", "https://kinds.example.com:/web/x", "http://kinds.example.com:8443/port/x",
+        "https://kinds.example.com:8443/ports/x", "https://kinds.example.com/ports/x", "https://kinds.example.com:9443/ports/x",
     ]
 
     /// Writes the config to `kinds/` in `directory`; its path.

@@ -92,6 +92,22 @@ struct ConfigLintTests {
         #expect(unreachable.first?.message.contains("goes to route 'n.int'") == true)
     }
 
+    @Test func aHostPatternBesideOneForItsDefaultPortIsReachable() throws {
+        let report = try Self.check([
+            "switchboard.yaml": "domains: [shop.example.com]\n",
+            "routes.d/w.yaml": """
+            module: w
+            routes:
+              - id: w.any-port
+                pattern: https://shop.example.com/d/:id
+              - id: w.default-port
+                pattern: https://shop.example.com:443/d/:id
+            """,
+        ])
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        #expect(report.warnings.isEmpty, "\(report.warnings)")
+    }
+
     @Test func pathOnlyRoutesWithoutSchemesOrDomainsAreUnreachable() throws {
         let report = try Self.check(["routes.d/a.yaml": "module: a\nroutes:\n  - id: a\n    pattern: /a\n"])
         #expect(report.warnings.contains { $0.code == "unreachable_route" && $0.message.contains("`schemes` and `domains` are empty") })
