@@ -162,7 +162,24 @@ struct PatternParser {
         for (offset, character) in host.enumerated() where !isHostCharacter(character) {
             throw error("invalid character '\(character)' in the host", at: afterSeparator + offset)
         }
-        return (scheme, host, hostEnd, false)
+        return (scheme, try normalizingPort(of: host, at: afterSeparator), hostEnd, false)
+    }
+
+    /// `host` with its port written as a URL's port is read (RFC 3986 §6.2.3): an empty port
+    /// is no port, leading zeros are dropped, so that `:0443` asks for what `:443` asks for.
+    ///
+    /// - Throws: ``PatternError`` for a port that is not 0–65535 in decimal digits, which no
+    ///   URL could name.
+    private func normalizingPort(of host: String, at hostStart: Int) throws(PatternError) -> String {
+        guard RoutePattern.hostNamesPort(host), let colon = host.lastIndex(of: ":") else { return host }
+        let name = String(host[..<colon])
+        let digits = host[host.index(after: colon)...]
+        guard !digits.isEmpty else { return name }
+        let portStart = hostStart + host.distance(from: host.startIndex, to: colon) + 1
+        guard digits.allSatisfy({ $0.isASCII && $0.isNumber }), let port = Int(digits), port <= 65535 else {
+            throw error("invalid port '\(digits)': a port is a number from 0 to 65535", at: portStart)
+        }
+        return "\(name):\(port)"
     }
 
     private func isHostCharacter(_ character: Character) -> Bool {

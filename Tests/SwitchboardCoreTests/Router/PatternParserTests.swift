@@ -27,6 +27,17 @@ struct PatternParserTests {
         #expect(web.segments == [.literal("p"), .catchAll(name: "rest")])
     }
 
+    /// A pattern's port is read as a URL's port is: `:0443` is `:443`, an empty port is none,
+    /// and an IPv6 literal's colons are not a port.
+    @Test(arguments: [
+        ("https://Shop.Example.com:0443/p", "shop.example.com:443"), ("https://shop.example.com:/p", "shop.example.com"),
+        ("https://shop.example.com:8443/p", "shop.example.com:8443"), ("https://[::1]/p", "[::1]"),
+        ("https://[::1]:08443/p", "[::1]:8443"),
+    ])
+    func portsAreNormalised(text: String, host: String) throws {
+        #expect(try RoutePattern.parse(text).first?.host == host)
+    }
+
     @Test func constraintsKeepRegexParentheses() throws {
         let pattern = try #require(try RoutePattern.parse("/t/:tab<(home|cart)>(/:x<(?<n>[0-9]+)>)").first)
         #expect(
@@ -88,6 +99,9 @@ struct PatternParserTests {
         ("/a/%zz", "percent-escape", 3),
         ("https:///x", "needs a host", 8),
         ("1app://x", "invalid character", 0),
+        ("https://shop.example.com:84x3/p", "invalid port '84x3'", 25),
+        ("https://shop.example.com:65536/p", "invalid port '65536'", 25),
+        ("https://[::1]:99999999999999999999/p", "invalid port", 14),
     ])
     func invalidPatterns(text: String, message: String, position: Int) {
         do {
