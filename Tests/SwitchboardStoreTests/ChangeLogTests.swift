@@ -97,6 +97,31 @@ struct ChangeLogTests {
         #expect(try !Data(contentsOf: URL(fileURLWithPath: store.logPath)).contains(0), "the torn tail was not cut off")
     }
 
+    /// A damaged record with whole ones after it is not a torn tail: the records after it were
+    /// acknowledged, so startup stops, names the file and leaves it as it is.
+    @Test func aDamagedRecordInTheMiddleStopsStartupAndIsKept() throws {
+        let directory = try TemporaryDirectory()
+        let store = FileAdminStore(directory: directory.path)
+        let states = Self.changes()
+        var previous = 0
+        for state in states.prefix(5) {
+            try store.commit(state, replacing: previous)
+            previous = state.version
+        }
+        var log = try Data(contentsOf: URL(fileURLWithPath: store.logPath))
+        let secondRecord = try #require(log.firstIndex(of: UInt8(ascii: "\n"))) + 1
+        let version = try #require(log[secondRecord...].range(of: Data("\"version\"".utf8)))
+        log[version.lowerBound + 2] = UInt8(ascii: "E")  // same length: only the checksum tells
+        try log.write(to: URL(fileURLWithPath: store.logPath))
+        #expect {
+            try FileAdminStore(directory: directory.path).load()
+        } throws: { error in
+            let message = (error as? AdminStoreError)?.message ?? ""
+            return message.contains("state.log is corrupt") && message.contains("byte \(secondRecord) is damaged")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store.logPath)) == log)
+    }
+
     @Test func aWholeRecordThatDoesNotFollowIsReportedNotSkipped() throws {
         let directory = try TemporaryDirectory()
         let store = FileAdminStore(directory: directory.path)

@@ -170,7 +170,20 @@ package final class FileAdminStore: AdminStore {
             onDisk.state = next
         }
         // Whatever follows the last whole record is the torn tail of a write a crash
-        // interrupted, never acknowledged: dropped here, cut off at the next append.
+        // interrupted, never acknowledged: dropped here, cut off at the next append. Unless a
+        // whole record of a later version follows it: then a record in the middle was damaged,
+        // and dropping the rest would lose acknowledged changes. (A whole record of an older
+        // version can be a stale block of a log emptied by a snapshot; it holds nothing new.)
+        for later in StoredRecord.wholeRecords(after: end, in: bytes) {
+            guard let record = try? AdminChangeRecord(payload: UnsafeRawBufferPointer(rebasing: bytes[later])),
+                record.version > onDisk.state.version
+            else { continue }
+            return .failure(
+                Self.corrupt(
+                    logPath,
+                    "the record at byte \(end) is damaged, and a whole record of version \(record.version) follows it: "
+                        + "the changes after version \(onDisk.state.version) cannot be read"))
+        }
         onDisk.logEnd = end
         return .success(onDisk)
     }

@@ -37,6 +37,27 @@ enum StoredRecord {
         return (payloads, position)
     }
 
+    /// The payload ranges of the whole, valid records that start a line after `start`, where a
+    /// scan stopped: a crash leaves none there (only a prefix of the last record, or garbage),
+    /// so one found means a record in the middle was damaged after it was written.
+    static func wholeRecords(after start: Int, in bytes: UnsafeRawBufferPointer) -> [Range<Int>] {
+        var payloads: [Range<Int>] = []
+        var position = start + 1
+        while position < bytes.count {
+            guard bytes[position - 1] == UInt8(ascii: "\n") else {
+                position += 1
+                continue
+            }
+            if let payload = record(at: position, in: bytes) {
+                payloads.append(payload)
+                position = payload.upperBound + 1
+            } else {
+                position += 1
+            }
+        }
+        return payloads
+    }
+
     /// The payload range of the whole, valid record at `start`, or `nil`.
     private static func record(at start: Int, in bytes: UnsafeRawBufferPointer) -> Range<Int>? {
         var index = start
