@@ -88,9 +88,10 @@ struct MoveRuleBody: Decodable {
         case (let before?, nil): position = .before(before)
         case (nil, let after?): position = .after(after)
         default:
-            throw DecodingError.dataCorrupted(
-                DecodingError.Context(
-                    codingPath: [], debugDescription: "give exactly one of 'before' and 'after' (the id of another admin rule)"))
+            // Located at a key: an error at the top of the body reads as JSON that did not parse.
+            throw DecodingError.dataCorruptedError(
+                forKey: before == nil ? .after : .before, in: container,
+                debugDescription: "give exactly one of 'before' and 'after' (the id of another admin rule)")
         }
     }
 }

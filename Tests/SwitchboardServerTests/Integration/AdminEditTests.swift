@@ -125,6 +125,10 @@ extension IntegrationTests {
                 let response = try client.admin("PATCH", refusal.path, json: refusal.body)
                 #expect(response.status == refusal.status, "\(refusal.path) \(refusal.body): \(response.dump)")
             }
+            for body in [#"{"before":"b","after":"c"}"#, #"{}"#] {
+                let message = try client.admin("PATCH", "/admin/rules/a", json: body).errorMessage
+                #expect(message.contains("give exactly one of 'before' and 'after'"), "\(body): \(message)")
+            }
             #expect(try client.admin("PATCH", "/admin/rules/a", json: #"{"before":"b"}"#, headers: [("If-Match", #""1""#)]).status == 412)
             #expect(try adminRuleIDs(client) == ["b", "a", "c"])
             #expect(try client.admin("GET", "/admin/rules").json["version"] as? Int == 4)
