@@ -19,9 +19,19 @@ struct APIRequest: Sendable {
     /// Where the endpoint's answer goes in the snapshot's resolve cache, when it may be cached.
     var cacheKey: ResolveCache.Key? = nil
 
-    /// The last value of the query parameter `name`, if any.
-    func queryValue(_ name: String) -> String? {
-        query.last { $0.name == name }?.value
+    /// The value of the query parameter `name`, if any.
+    ///
+    /// - Throws: ``APIError`` (`400 invalid_parameter`) when the parameter is given more than
+    ///   once: which of two values was meant is not ours to guess (`dry_run=1&dry_run=0`).
+    func queryValue(_ name: String) throws(APIError) -> String? {
+        var found: String?
+        for item in query where item.name == name {
+            guard found == nil else {
+                throw APIError.badRequest("invalid_parameter", "give the \(name) parameter once")
+            }
+            found = item.value
+        }
+        return found
     }
 
     /// The version `If-Match` names: `"5"`, `W/"5"` or `5`; `nil` for `*` or no header.

@@ -63,7 +63,7 @@ struct AdminEndpoints: Sendable {
     func history(_ request: APIRequest) throws(APIError) -> HTTPResponse {
         let admin = context.snapshot.admin
         var limit = admin.history.count
-        if let text = request.queryValue("limit") {
+        if let text = try request.queryValue("limit") {
             guard let value = Int(text), value > 0 else {
                 throw APIError.badRequest("invalid_parameter", "limit must be a positive integer, not '\(text)'")
             }
@@ -240,7 +240,7 @@ struct AdminEndpoints: Sendable {
     /// - Throws: ``APIError`` (`400 invalid_parameter`) for any other value, rather than
     ///   guessing and making a change the caller meant to try.
     private static func isDryRun(_ request: APIRequest) throws(APIError) -> Bool {
-        switch request.queryValue("dry_run") {
+        switch try request.queryValue("dry_run") {
         case nil, "0", "false": return false
         case "1", "true": return true
         case let other?:

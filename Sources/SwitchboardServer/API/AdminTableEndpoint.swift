@@ -17,8 +17,8 @@ struct AdminTableEndpoint: Sendable {
         let limit = try Self.integer(request, "limit", default: Self.defaultLimit, range: 1...Self.maximumLimit)
         let cursor = try Self.integer(request, "cursor", default: 0, range: 0...Int(Int32.max))
         let filter = Snapshot.TableFilter(
-            module: request.queryValue("module").flatMap { $0.isEmpty ? nil : $0 },
-            idPrefix: request.queryValue("prefix").flatMap { $0.isEmpty ? nil : $0 })
+            module: try request.queryValue("module").flatMap { $0.isEmpty ? nil : $0 },
+            idPrefix: try request.queryValue("prefix").flatMap { $0.isEmpty ? nil : $0 })
         let page = snapshot.tablePage(filter: filter, start: cursor, limit: limit)
         let hits = context.metrics.routeHits(page.rows.map(\.route.id))
         var members: [(key: String, value: JSONValue)] = [
@@ -41,7 +41,7 @@ struct AdminTableEndpoint: Sendable {
     private static func integer(
         _ request: APIRequest, _ name: String, default value: Int, range: ClosedRange<Int>
     ) throws(APIError) -> Int {
-        guard let text = request.queryValue(name) else { return value }
+        guard let text = try request.queryValue(name) else { return value }
         guard let number = Int(text), range.contains(number) else {
             throw APIError.badRequest(
                 "invalid_parameter", "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")

@@ -52,7 +52,7 @@ struct PreviewEndpoint: Sendable {
     /// - Throws: ``APIError`` (`400 invalid_parameter`) for anything but a whole number in
     ///   ``examplesRange``.
     private static func examples(_ request: APIRequest) throws(APIError) -> Int {
-        guard let text = request.queryValue("examples") else { return defaultExamples }
+        guard let text = try request.queryValue("examples") else { return defaultExamples }
         guard let value = Int(text), examplesRange.contains(value) else {
             throw APIError.badRequest(
                 "invalid_parameter",

@@ -140,7 +140,7 @@ struct ResolveEndpoint: Sendable {
     ///
     /// - Throws: ``APIError`` (`400 invalid_parameter`) for any other value.
     static func explainFlag(_ request: APIRequest) throws(APIError) -> Bool {
-        guard let value = request.queryValue("explain") else { return false }
+        guard let value = try request.queryValue("explain") else { return false }
         switch value {
         case "1", "true": return true
         case "0", "false": return false

@@ -97,15 +97,16 @@ struct EndpointTableTests {
     }
 
     @Test("the endpoint gets the token's name, the parsed query and its values")
-    func requestParts() {
+    func requestParts() throws {
         let seen = Seen()
         let table = Self.table(seen)
         _ = table.respond(to: Self.request("GET", "/admin/things", query: "a=1&b=x+y&a=2", token: "s"))
-        let request = seen.requests.withLock { $0.first }
-        #expect(request?.actor == "ops")
-        #expect(request?.query.map(\.name) == ["a", "b", "a"])
-        #expect(request?.queryValue("a") == "2")
-        #expect(request?.queryValue("b") == "x y")
+        let request = try #require(seen.requests.withLock { $0.first })
+        #expect(request.actor == "ops")
+        #expect(request.query.map(\.name) == ["a", "b", "a"])
+        #expect(try request.queryValue("b") == "x y")
+        // A parameter given twice has no one value to give.
+        #expect(throws: APIError.self) { try request.queryValue("a") }
     }
 
     @Test("a malformed query is a 400 on every endpoint, with the endpoint's code, and reaches no endpoint")

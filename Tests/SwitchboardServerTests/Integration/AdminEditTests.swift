@@ -189,6 +189,9 @@ extension IntegrationTests {
                 ("POST", "/admin/rollback?dry_run=1", #"{"version":99}"#, [], 404),
                 ("DELETE", "/admin/rules/a?dry_run=maybe", nil, [], 400),
                 ("DELETE", "/admin/rules/a?dry_run=", nil, [], 400),
+                // Given twice, neither value is taken: the last one would make a change.
+                ("DELETE", "/admin/rules/a?dry_run=1&dry_run=0", nil, [], 400),
+                ("POST", "/admin/rules?dry_run=1&dry_run=0", Self.rule("twice"), [], 400),
             ]
             for refusal in refusals {
                 let response = try client.admin(refusal.method, refusal.path, json: refusal.body, headers: refusal.headers)
