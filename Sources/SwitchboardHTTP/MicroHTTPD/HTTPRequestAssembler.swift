@@ -21,9 +21,13 @@ final class HTTPRequestAssembler {
         /// string made straight from the bytes, not a string of the whole target copied
         /// again in two. An ASCII `?` is never part of a longer UTF-8 sequence, so the whole
         /// is valid UTF-8 exactly when both parts are.
-        init(bytes: UnsafeBufferPointer<UInt8>) {
+        init(bytes target: UnsafeBufferPointer<UInt8>) {
+            let originForm = Self.originFormStart(of: target)
+            let bytes = UnsafeBufferPointer(rebasing: target[originForm...])
             let mark = bytes.firstIndex(of: UInt8(ascii: "?"))
-            guard let path = Self.text(UnsafeBufferPointer(rebasing: bytes[..<(mark ?? bytes.endIndex)])) else {
+            let pathBytes = UnsafeBufferPointer(rebasing: bytes[..<(mark ?? bytes.endIndex)])
+            // The absolute form `http://host` or `http://host?q` names the root.
+            guard let path = originForm > 0 && pathBytes.isEmpty ? "/" : Self.text(pathBytes) else {
                 self = .notUTF8
                 return
             }
@@ -36,6 +40,24 @@ final class HTTPRequestAssembler {
                 return
             }
             self = .text(path: path, query: query)
+        }
+
+        /// Where the origin form (`/path?query`) starts in a target: 0, or past the scheme and
+        /// authority of an absolute-form target (`http://host:port/path?query`), which a server
+        /// must accept (RFC 9112 §3.2.2).
+        private static func originFormStart(of bytes: UnsafeBufferPointer<UInt8>) -> Int {
+            guard let first = bytes.first, first | 0x20 == UInt8(ascii: "h") else { return 0 }
+            for scheme in ["http://", "https://"] where bytes.count >= scheme.utf8.count {
+                // The scheme in any case (ASCII letters only: `| 0x20` lowercases them).
+                let matches = zip(bytes, scheme.utf8).allSatisfy { byte, expected in
+                    (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 == expected : byte == expected
+                }
+                guard matches else { continue }
+                let authority = scheme.utf8.count
+                let rest = bytes[authority...]
+                return rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? bytes.count
+            }
+            return 0
         }
 
         /// `bytes` as a string, or `nil` when they are not UTF-8. Targets are ASCII (RFC 9112
@@ -277,16 +299,17 @@ final class HTTPRequestAssembler {
     /// as a next request (request smuggling), reads a body of any other coding until the
     /// connection closes, and takes the first of several `Content-Length` fields.
     private func framingRefusal() -> HTTPRefusal? {
-        let codings = headers.filter { HTTPRequest.fieldNamesEqual($0.name, "Transfer-Encoding") }
-            .flatMap { $0.value.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let codings = headers.filter { HTTPRequest.fieldNamesEqual($0.name, "Transfer-Encoding") }.map(\.value)
         let lengths = headers.filter { HTTPRequest.fieldNamesEqual($0.name, "Content-Length") }
         if !codings.isEmpty, !lengths.isEmpty {
             return HTTPRefusal(
                 status: 400, code: "bad_request",
                 message: "the request has both Content-Length and Transfer-Encoding; send one of them")
         }
-        if !codings.isEmpty, codings != ["chunked"] {
+        // libmicrohttpd decodes chunks only when the one field's value is `chunked` exactly (any
+        // case, nothing around it, not even a trailing space); any other value it would read
+        // until the connection closes.
+        if !codings.isEmpty, codings.count != 1 || codings[0].lowercased() != "chunked" {
             return HTTPRefusal(
                 status: 501, code: "not_implemented",
                 message: "the only transfer coding accepted is a single chunked")

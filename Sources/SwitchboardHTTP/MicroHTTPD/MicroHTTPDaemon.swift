@@ -795,7 +795,10 @@ private func microHTTPDaemonRequestCompleted(
     Unmanaged<MicroHTTPDaemonContext>.fromOpaque(cls).takeUnretainedValue().endRequest(slot)
 }
 
-/// `MHD_KeyValueIteratorN` for `MHD_get_connection_values_n`: appends one header field.
+/// `MHD_KeyValueIteratorN` for `MHD_get_connection_values_n`: appends one header field, its
+/// value without the trailing spaces and tabs libmicrohttpd leaves on it (they are not part of
+/// a field value, RFC 9110 §5.5). `Transfer-Encoding` keeps them: libmicrohttpd frames the body
+/// by the value as it left it, and the framing check must see what it sees.
 private func microHTTPDaemonCollectHeader(
     _ cls: UnsafeMutableRawPointer?,
     _ kind: MHD_ValueKind,
@@ -807,7 +810,14 @@ private func microHTTPDaemonCollectHeader(
     guard let cls, let key else { return .YES }
     let assembler = Unmanaged<HTTPRequestAssembler>.fromOpaque(cls).takeUnretainedValue()
     let name = String(decoding: UnsafeRawBufferPointer(start: key, count: keySize), as: UTF8.self)
-    let text = value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) }
+    let text = value.map { start in
+        let bytes = UnsafeRawBufferPointer(start: start, count: valueSize)
+        var count = valueSize
+        if !HTTPRequest.fieldNamesEqual(name, "Transfer-Encoding") {
+            while count > 0, bytes[count - 1] == UInt8(ascii: " ") || bytes[count - 1] == UInt8(ascii: "\t") { count -= 1 }
+        }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<count]), as: UTF8.self)
+    }
     assembler.headers.append((name: name, value: text ?? ""))
     return .YES
 }
