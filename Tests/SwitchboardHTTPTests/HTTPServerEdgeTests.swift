@@ -197,6 +197,18 @@ struct HTTPServerEdgeTests {
         #expect(echoed.query == query)
     }
 
+    @Test("a request whose client shut down its sending side after it is answered", arguments: ["POST", "DELETE", "GET"])
+    func halfClosedClientIsAnswered(method: String) throws {
+        let echo = try EchoServer()
+        let client = try echo.client(timeout: .seconds(3))
+        try client.send("\(method) /x HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\nhi")
+        client.finishSending()
+        let response = try client.readResponse()
+        #expect(response.status == 200)
+        #expect(try response.echoed().method == method)
+        #expect(try response.echoed().body == "hi")
+    }
+
     @Test("a NUL byte in the request target is a 400, not a shorter target")
     func nulInTarget() throws {
         let response = try answer(

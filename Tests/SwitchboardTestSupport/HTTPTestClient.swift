@@ -100,6 +100,12 @@ package final class HTTPTestClient {
         }
     }
 
+    /// Shuts down the sending side (a half-close): the server reads end of stream, and the
+    /// client can still read what it answers.
+    package func finishSending() {
+        if socket >= 0 { _ = shutdown(socket, Int32(SHUT_WR)) }
+    }
+
     /// Sends raw bytes.
     package func send(_ bytes: [UInt8]) throws {
         var sent = 0

@@ -450,7 +450,7 @@ final class MicroHTTPDaemonContext: Sendable {
         case .failure(let refusal):
             return queue(Self.respond(to: refusal, with: refusalResponder), on: connection, closeConnection: true)
         case .success(let request):
-            guard Self.runsOffWorker(request) else {
+            guard Self.runsOffWorker(request), !Self.peerFinishedSending(assembler) else {
                 // A probe answered over the connection limits does not keep its room.
                 let overLimit = assembler.connection.map { $0.admission != .admitted } ?? false
                 if let answered = answerDirectly(request, on: connection, closeConnection: overLimit) { return answered }
@@ -528,6 +528,16 @@ final class MicroHTTPDaemonContext: Sendable {
     /// worker thread, which is the fast path.
     private static func runsOffWorker(_ request: HTTPRequest) -> Bool {
         request.method != "GET" && request.method != "HEAD"
+    }
+
+    /// Whether the client has shut down its sending side after the request (a half-close,
+    /// RFC 9112 §9.6 allows it). libmicrohttpd closes such a connection when it resumes it,
+    /// before the answer goes out, so its request is answered on the worker instead: a slow
+    /// answer then holds the worker, which is better than a write carried out unanswered.
+    private static func peerFinishedSending(_ assembler: HTTPRequestAssembler) -> Bool {
+        guard let socket = assembler.connection?.socket, socket >= 0 else { return false }
+        var byte: UInt8 = 0
+        return recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0
     }
 
     /// Suspends the connection, runs the handler on another thread, then publishes the
