@@ -209,6 +209,19 @@ struct HTTPServerEdgeTests {
         #expect(try response.echoed().body == "hi")
     }
 
+    @Test("a stream of requests libmicrohttpd refuses logs at most a burst of its messages")
+    func libraryMessagesAreLimited() throws {
+        let echo = try EchoServer()
+        for _ in 0..<60 {
+            let client = try echo.client(timeout: .seconds(3))
+            try client.send("FOO BAR\r\n\r\n")
+            _ = try client.waitForClose()
+        }
+        let logged = echo.logs.all.filter { $0.message.hasPrefix("libmicrohttpd:") }
+        #expect(!logged.isEmpty, "libmicrohttpd logged nothing for malformed requests")
+        #expect(logged.count <= 21, "\(logged.count) messages: \(logged.prefix(3).map(\.message))")
+    }
+
     @Test("a NUL byte in the request target is a 400, not a shorter target")
     func nulInTarget() throws {
         let response = try answer(

@@ -198,6 +198,9 @@ final class MicroHTTPDaemonContext: Sendable {
     private let idleWaiters = Mutex<(next: Int, waiting: [Int: CheckedContinuation<Void, Never>])>((0, [:]))
     /// The last message libmicrohttpd logged (explains a failed start).
     let lastLibraryMessage = Mutex<String?>(nil)
+    /// How many of the library's messages are logged (each malformed request makes one): at
+    /// most 20 every 10 s.
+    private let libraryLogLimit = Mutex(LibraryLogLimit(burst: 20, window: .seconds(10)))
 
     /// Starts the ``watchdog``'s thread: stop it with the daemon.
     init(
@@ -728,7 +731,15 @@ final class MicroHTTPDaemonContext: Sendable {
     /// A diagnostic from libmicrohttpd itself.
     fileprivate func libraryLogged(_ message: String) {
         lastLibraryMessage.withLock { $0 = message }
-        logger.warning("libmicrohttpd: \(message)")
+        switch libraryLogLimit.withLock({ $0.admit(at: .now) }) {
+        case .leaveOut:
+            return
+        case .log(let leftOut):
+            if leftOut > 0 {
+                logger.warning("libmicrohttpd: \(leftOut) more messages were not logged (at most 20 every 10 s are)")
+            }
+            logger.warning("libmicrohttpd: \(message)")
+        }
     }
 }
 
