@@ -198,8 +198,7 @@ final class MicroHTTPDaemonContext: Sendable {
     private let idleWaiters = Mutex<(next: Int, waiting: [Int: CheckedContinuation<Void, Never>])>((0, [:]))
     /// The last message libmicrohttpd logged (explains a failed start).
     let lastLibraryMessage = Mutex<String?>(nil)
-    /// How many of the library's messages are logged (each malformed request makes one): at
-    /// most 20 every 10 s.
+    /// How many of the library's messages are logged (each malformed request makes one).
     private let libraryLogLimit = Mutex(LibraryLogLimit(burst: 20, window: .seconds(10)))
 
     /// Starts the ``watchdog``'s thread: stop it with the daemon.
@@ -731,12 +730,14 @@ final class MicroHTTPDaemonContext: Sendable {
     /// A diagnostic from libmicrohttpd itself.
     fileprivate func libraryLogged(_ message: String) {
         lastLibraryMessage.withLock { $0 = message }
-        switch libraryLogLimit.withLock({ $0.admit(at: .now) }) {
+        let (decision, limit) = libraryLogLimit.withLock { limit in (limit.admit(at: .now), limit) }
+        switch decision {
         case .leaveOut:
             return
         case .log(let leftOut):
             if leftOut > 0 {
-                logger.warning("libmicrohttpd: \(leftOut) more messages were not logged (at most 20 every 10 s are)")
+                logger.warning(
+                    "libmicrohttpd: \(leftOut) more messages were not logged (at most \(limit.burst) in \(limit.window) are)")
             }
             logger.warning("libmicrohttpd: \(message)")
         }
@@ -833,9 +834,12 @@ private func microHTTPDaemonCollectHeader(
     let name = String(decoding: UnsafeRawBufferPointer(start: key, count: keySize), as: UTF8.self)
     let text = value.map { start in
         let bytes = UnsafeRawBufferPointer(start: start, count: valueSize)
+        func endsInWhitespace(_ count: Int) -> Bool {
+            count > 0 && (bytes[count - 1] == UInt8(ascii: " ") || bytes[count - 1] == UInt8(ascii: "\t"))
+        }
         var count = valueSize
-        if !HTTPRequest.fieldNamesEqual(name, "Transfer-Encoding") {
-            while count > 0, bytes[count - 1] == UInt8(ascii: " ") || bytes[count - 1] == UInt8(ascii: "\t") { count -= 1 }
+        if endsInWhitespace(count), !HTTPRequest.fieldNamesEqual(name, "Transfer-Encoding") {
+            while endsInWhitespace(count) { count -= 1 }
         }
         return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<count]), as: UTF8.self)
     }
