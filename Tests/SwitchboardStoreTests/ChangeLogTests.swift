@@ -69,15 +69,22 @@ struct ChangeLogTests {
         #expect(bounded.content(atVersion: 5)?.rules == states[4].rules)
     }
 
-    @Test func aTornTailIsDroppedAndCutOffAtTheNextWrite() throws {
+    /// A store in a new directory with the first `count` of ``changes(from:keep:replacing:)``
+    /// committed one after the other (the first as the snapshot, the rest in the log).
+    static func storeWithChanges(_ count: Int) throws -> (TemporaryDirectory, FileAdminStore, [AdminState]) {
         let directory = try TemporaryDirectory()
         let store = FileAdminStore(directory: directory.path)
-        let states = Self.changes()
+        let states = changes()
         var previous = 0
-        for state in states.prefix(4) {
+        for state in states.prefix(count) {
             try store.commit(state, replacing: previous)
             previous = state.version
         }
+        return (directory, store, states)
+    }
+
+    @Test func aTornTailIsDroppedAndCutOffAtTheNextWrite() throws {
+        let (directory, store, states) = try Self.storeWithChanges(4)
         let whole = try Data(contentsOf: URL(fileURLWithPath: store.logPath))
         // Every prefix of the last record, and garbage after a power loss, is a torn tail.
         let lastRecordStart = try #require(whole.dropLast().lastIndex(of: UInt8(ascii: "\n"))) + 1
@@ -100,14 +107,7 @@ struct ChangeLogTests {
     /// A damaged record with whole ones after it is not a torn tail: the records after it were
     /// acknowledged, so startup stops, names the file and leaves it as it is.
     @Test func aDamagedRecordInTheMiddleStopsStartupAndIsKept() throws {
-        let directory = try TemporaryDirectory()
-        let store = FileAdminStore(directory: directory.path)
-        let states = Self.changes()
-        var previous = 0
-        for state in states.prefix(5) {
-            try store.commit(state, replacing: previous)
-            previous = state.version
-        }
+        let (directory, store, _) = try Self.storeWithChanges(5)
         var log = try Data(contentsOf: URL(fileURLWithPath: store.logPath))
         let secondRecord = try #require(log.firstIndex(of: UInt8(ascii: "\n"))) + 1
         let version = try #require(log[secondRecord...].range(of: Data("\"version\"".utf8)))
