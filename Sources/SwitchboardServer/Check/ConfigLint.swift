@@ -113,12 +113,9 @@ enum ConfigLint {
 
     // MARK: - Reachability
 
-    /// A route is unreachable when a URL built from its pattern goes elsewhere (the router
-    /// alone, before rules): another route always wins, or no app link can match a path-only
-    /// pattern because `schemes` and `domains` are empty.
-    /// Whether a host pattern without a port reaches `routeID` on a port no pattern names: such
-    /// a pattern takes every port, so a pattern for the same host with the scheme's default
-    /// port, which wins on the plain sample, does not make it unreachable.
+    /// Whether a host pattern without a port reaches `routeID` on port 1, which no real
+    /// pattern names: such a pattern takes every port, so a pattern for the same host with the
+    /// scheme's default port, which wins on the plain sample, does not make it unreachable.
     private static func reachesOnAnotherPort(
         _ pattern: RoutePattern, _ routeID: String, _ settings: ServerSettings, _ resolver: Resolver
     ) -> Bool {
@@ -129,6 +126,9 @@ enum ConfigLint {
         return (try? resolver.router.match(url, isAppLink: resolver.policy.isAppLink(url)))?.route.id == routeID
     }
 
+    /// A route is unreachable when a URL built from its pattern goes elsewhere (the router
+    /// alone, before rules): another route always wins, or no app link can match a path-only
+    /// pattern because `schemes` and `domains` are empty.
     static func unreachableRoutes(_ config: ConfigDirectory, _ resolver: Resolver) -> [ConfigIssue] {
         var issues: [ConfigIssue] = []
         let settings = config.settings
