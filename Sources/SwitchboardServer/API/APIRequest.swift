@@ -53,7 +53,9 @@ struct APIRequest: Sendable {
     ///
     /// - Throws: ``APIError`` (`400 invalid_body`) naming what is wrong and where.
     func decodeBody<Body: Decodable>(_ type: Body.Type, describedAs shape: String) throws(APIError) -> Body {
-        try decode(Body.self, from: http.body, describedAs: shape)
+        let decoded = try decode(Body.self, from: http.body, describedAs: shape)
+        try rejectDuplicateKeys()
+        return decoded
     }
 
     /// Decodes the JSON body as `Body` after giving `key` the value `value` when the body is an
@@ -65,9 +67,20 @@ struct APIRequest: Sendable {
     ) throws(APIError) -> Body {
         guard let parsed = try? JSONDecoder().decode(JSONValue.self, from: Data(http.body)), case .object(var members) = parsed,
             !members.contains(where: { $0.key == key })
-        else { return try decode(Body.self, from: http.body, describedAs: shape) }
+        else { return try decodeBody(Body.self, describedAs: shape) }
         members.insert((key, .string(value)), at: 0)
-        return try decode(Body.self, from: JSONValue.object(members).jsonBytes, describedAs: shape)
+        let decoded = try decode(Body.self, from: JSONValue.object(members).jsonBytes, describedAs: shape)
+        try rejectDuplicateKeys()
+        return decoded
+    }
+
+    /// Refuses a body that gives one name twice in an object (see ``JSONDuplicateKeys``); the
+    /// body has decoded, so it is valid JSON.
+    private func rejectDuplicateKeys() throws(APIError) {
+        guard let duplicate = JSONDuplicateKeys.firstDuplicate(in: http.body) else { return }
+        let place = duplicate.path.isEmpty ? "the body" : "an object in '\(duplicate.path.joined(separator: "."))'"
+        throw APIError.badRequest(
+            "invalid_body", "'\(duplicate.name)' is given twice in \(place); give each key once")
     }
 
     private func decode<Body: Decodable>(_ type: Body.Type, from body: [UInt8], describedAs shape: String) throws(APIError) -> Body {

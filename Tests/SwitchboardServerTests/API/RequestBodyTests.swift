@@ -26,3 +26,25 @@ extension IntegrationTests {
         }
     }
 }
+
+extension IntegrationTests.RequestBodyTests {
+    @Test(
+        "a name given twice in one object is refused and changes nothing",
+        arguments: [
+            ("POST", "/admin/rules", #"{"id": "dup", "match": "^shopapp://a", "match": "^shopapp://b", "target": "shopapp://c"}"#),
+            ("POST", "/admin/rules", #"{"rules": [{"id": "dup", "match": "x", "target": "shopapp://c", "id": "dup2"}]}"#),
+            ("PUT", "/admin/rules", #"{"rules": [], "rules": [{"id": "dup", "match": "x", "target": "shopapp://c"}]}"#),
+            ("POST", "/admin/routes", #"{"id": "dup", "pattern": "/dup", "target": {"page": "A", "page": "B"}}"#),
+            ("POST", "/admin/rollback", #"{"version": 0, "version": 0}"#),
+        ])
+    func duplicateKey(method: String, path: String, body: String) async throws {
+        let server = try await InProcessServer(config: .demo())
+        let client = try server.client()
+        let response = try client.admin(method, path, json: body)
+        #expect(response.status == 400, "\(response.dump)")
+        #expect(response.errorCode == "invalid_body")
+        #expect(response.errorMessage.contains("given twice"), "\(response.errorMessage)")
+        let status = try client.admin("GET", "/admin/rules")
+        #expect(status.etag == #""0""#)
+    }
+}
