@@ -114,7 +114,9 @@ extension Resolver {
             guard last else { return nil }
             let ruleID = ids[0]
             routed = rewriter.withExpandedTarget(ofRule: rule, parts: parts, subject: bytes, match: match) { rewrittenBytes in
-                guard let rewrittenParts = try? URLScanner(bytes: rewrittenBytes).scan() else { return .fullPathNeeded }
+                guard rewrittenBytes.count <= RewriteEngine.maximumRewrittenBytes,
+                    let rewrittenParts = try? URLScanner(bytes: rewrittenBytes).scan()
+                else { return .fullPathNeeded }
                 let input = Input(bytes: bytes, parts: parts, rewrite: (rewrittenBytes, ruleID))
                 return answerRouted(rewrittenBytes, rewrittenParts, input, writer: &writer)
             }

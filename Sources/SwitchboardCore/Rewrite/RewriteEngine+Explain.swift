@@ -45,9 +45,8 @@ extension RewriteEngine {
         case .failed(let code, let message):
             return (.error, "the regex match failed (PCRE2 error \(code)): \(message)", nil)
         case .match(let match):
-            let text = rule.template.expand(url: url, subject: subject, match: match)
-            do {
-                let rewritten = try ParsedURL.parse(text)
+            switch rewrittenURL(ofRule: index, url: url, subject: subject, match: match) {
+            case .success(let rewritten):
                 let then = rule.last ? "rewriting stops (last: true)" : "the next rules see the new URL (last: false)"
                 let held =
                     rule.condition.map { condition in
@@ -60,8 +59,8 @@ extension RewriteEngine {
                     "\(held)matched '\(String(decoding: UnsafeBufferPointer(rebasing: subject[match[0] ?? 0..<0]), as: UTF8.self))'; \(then)",
                     rewritten
                 )
-            } catch {
-                return (.error, "the rewritten URL \"\(text)\" is invalid (\(error)); the URL before this rule is kept", nil)
+            case .failure(let refusal):
+                return (.error, "\(refusal.message); the URL before this rule is kept", nil)
             }
         }
     }

@@ -8,8 +8,9 @@
 ///
 /// - A match that hits a PCRE2 limit counts as no match and is listed in
 ///   ``RewriteOutcome/limitHits``.
-/// - A rewritten URL that does not parse counts as an error (``RewriteOutcome/errors``): the
-///   URL before that rule is kept and the following rules still run.
+/// - A rewritten URL that does not parse, or that is longer than ``maximumRewrittenBytes``,
+///   counts as an error (``RewriteOutcome/errors``): the URL before that rule is kept and the
+///   following rules still run.
 ///
 /// Target templates (see ``RewriteTemplate`` for the details):
 /// `$scheme $host $port $path $query $fragment $url` are parts of the URL the rule matched
@@ -26,6 +27,12 @@
 /// // outcome.url.string == "app://search?q=red%20shoes", outcome.firedRuleIDs == ["search"]
 /// ```
 public struct RewriteEngine: Sendable {
+    /// The longest URL a rule may make, in bytes. Without a bound, a few chained rules such
+    /// as `^(app://a/)(.*)$` → `$1$2$2` double the URL each, and one request could take
+    /// gigabytes. 64 KiB is far above any link a client can send (8 KiB by default,
+    /// `max_url_bytes`), so a real rule never meets it.
+    public static let maximumRewrittenBytes = 64 * 1024
+
     /// The rules, in evaluation order.
     public let rules: [RewriteRule]
     let compiled: [CompiledRewriteRule]
@@ -360,16 +367,44 @@ public struct RewriteEngine: Sendable {
                     message: "regex match failed (PCRE2 error \(code)): \(message)", rewrittenText: nil))
             return nil
         case .match(let match):
-            let text = compiled[index].template.expand(url: url, subject: subject, match: match)
-            do {
-                return try ParsedURL.parse(text)
-            } catch {
+            switch rewrittenURL(ofRule: index, url: url, subject: subject, match: match) {
+            case .success(let rewritten):
+                return rewritten
+            case .failure(let refusal):
                 errors.append(
                     RewriteOutcome.RuleError(
-                        ruleIndex: index, ruleID: compiled[index].id, kind: .invalidResult,
-                        message: "rewritten URL \"\(text)\" is invalid: \(error)", rewrittenText: text))
+                        ruleIndex: index, ruleID: compiled[index].id, kind: .invalidResult, message: refusal.message,
+                        rewrittenText: refusal.text))
                 return nil
             }
+        }
+    }
+
+    /// Why a rule that matched gives no URL.
+    struct ResultRefusal: Error {
+        /// What is wrong, as ``RewriteOutcome/RuleError/message`` says it.
+        let message: String
+        /// The expanded target, when it was not refused for its length.
+        let text: String?
+    }
+
+    /// Rule `index`'s target expanded for `match` on `url` (whose UTF-8 is `subject`), parsed;
+    /// refused when it does not parse or is longer than ``maximumRewrittenBytes``.
+    func rewrittenURL(
+        ofRule index: Int, url: ParsedURL, subject: UnsafeBufferPointer<UInt8>, match: RegexMatch
+    ) -> Result<ParsedURL, ResultRefusal> {
+        let text = compiled[index].template.expand(url: url, subject: subject, match: match)
+        let count = text.utf8.count
+        guard count <= Self.maximumRewrittenBytes else {
+            return .failure(
+                ResultRefusal(
+                    message: "the rewritten URL would be \(count) bytes, more than the \(Self.maximumRewrittenBytes) a rule may make",
+                    text: nil))
+        }
+        do {
+            return .success(try ParsedURL.parse(text))
+        } catch {
+            return .failure(ResultRefusal(message: "rewritten URL \"\(text)\" is invalid: \(error)", text: text))
         }
     }
 }

@@ -64,6 +64,26 @@ struct ResolveBytesRewriteTests {
         return (body, summary.firedRuleIDs, summary.routeID)
     }
 
+    /// A `last` rule whose result is over ``RewriteEngine/maximumRewrittenBytes`` is an error
+    /// on both paths alike, and one just under the bound fires on both.
+    @Test func aResultOverTheBoundIsAnErrorOnBothPaths() throws {
+        var builder = ResolverBuilder(policy: AppLinkPolicy(schemes: ["app"], domains: []))
+        builder.add(Route(id: "any", module: "m", patterns: ["/*rest"]))
+        builder.add(rules: [RewriteRule(id: "tenfold", match: "^app://t/(.*)$", target: "app://t/" + String(repeating: "$1", count: 10))])
+        let resolver = try builder.build()
+        let bound = RewriteEngine.maximumRewrittenBytes
+        let under = "app://t/" + String(repeating: "x", count: (bound - 8) / 10)
+        let over = under + "x"
+        for (url, fires) in [(under, true), (over, false)] {
+            let (resolution, outcome) = try resolver.resolveWithOutcome(url)
+            #expect(outcome.steps.count == (fires ? 1 : 0))
+            #expect(outcome.errors.count == (fires ? 0 : 1))
+            let answer = try #require(Self.fast(resolver, url))
+            #expect(answer.body == resolution.jsonBytes)
+            #expect(answer.rules == outcome.firedRuleIDs)
+        }
+    }
+
     @Test func rewrittenURLsAnswerAsTheFullPath() throws {
         let resolver = try Self.resolver()
         var rewritten = 0

@@ -54,6 +54,26 @@ import Testing
         #expect(error.description.hasPrefix("rule #0 (id \"rel\"): "))
     }
 
+    /// Chained rules that double the URL each would make one request take gigabytes: a
+    /// result over the bound is an error, and the chain goes on from the URL before it.
+    @Test func aResultOverTheBoundIsAnErrorAndTheChainGoesOn() throws {
+        let doubling = (0..<20).map { RewriteRule(id: "d\($0)", match: "^(myapp://a/)(.*)$", target: "$1$2$2", last: false) }
+        let engine = try RewriteEngine(rules: doubling)
+        let input = try ParsedURL.parse("myapp://a/xxxxxxxxxx")
+        let outcome = engine.rewrite(input)
+        let longest = try #require(outcome.steps.last?.url.string.utf8.count)
+        #expect(longest <= RewriteEngine.maximumRewrittenBytes)
+        #expect(longest > RewriteEngine.maximumRewrittenBytes / 2)
+        #expect(outcome.steps.count == 12)
+        #expect(outcome.errors.count == 8)
+        let error = try #require(outcome.errors.first)
+        #expect(error.kind == .invalidResult && error.rewrittenText == nil)
+        #expect(error.message.contains("more than the 65536 a rule may make"), "\(error.message)")
+        let (explained, traces) = engine.explain(input)
+        #expect(explained == outcome.url)
+        #expect(traces.filter { $0.result == .error }.count == 8)
+    }
+
     @Test func catastrophicRuleHitsTheLimitQuickly() throws {
         let engine = try RewriteEngine(rules: [RewriteRule(id: "evil", match: "(a+)+$", target: "app://x")])
         let text = "myapp://x/" + String(repeating: "a", count: 4_000) + "!"
