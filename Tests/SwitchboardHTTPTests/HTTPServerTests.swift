@@ -350,6 +350,29 @@ struct HTTPServerTests {
         #expect(echo.logs.all.contains { $0.message == "HTTP server stopped" })
     }
 
+    @Test("a write still running off the worker when the grace ends is closed, and its late answer is dropped")
+    func aSuspendedRequestOutlivingTheGrace() async throws {
+        let echo = try EchoServer(slowDelay: .seconds(3))
+        let client = try echo.client()
+        // Not GET or HEAD: it runs off MHD's threads, its connection suspended.
+        try client.send("POST /slow HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+        echo.waitForSlowRequest()
+        #expect(echo.slowRequestsStarted == 1)
+        let server = echo.server
+        let clock = ContinuousClock()
+        let started = clock.now
+        // libmicrohttpd aborts the process when it stops with a suspended connection.
+        await Task(executorPreference: DispatchQueueTaskExecutor(label: "switchboard.tests.shutdown")) {
+            await server.shutdown(grace: .milliseconds(200))
+        }.value
+        #expect(clock.now - started < .seconds(2))
+        #expect(echo.logs.all.contains { $0.message == "HTTP server stopped" })
+        #expect(try client.waitForClose(timeout: .seconds(2)))
+        // The handler ends after the daemon: its answer has nowhere to go and is dropped.
+        echo.releaseSlowRequests()
+        _ = usleep(200_000)
+    }
+
     @Test("waitUntilStopped returns once shutdown has run; a second shutdown is harmless")
     func waitUntilStopped() async throws {
         let echo = try EchoServer()

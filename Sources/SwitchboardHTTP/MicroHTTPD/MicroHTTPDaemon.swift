@@ -140,6 +140,9 @@ final class MicroHTTPDaemon: Sendable {
     /// running is waited for). Idempotent.
     func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        // libmicrohttpd aborts the process when it stops with a connection still suspended
+        // (a write whose handler outlived the shutdown grace, e.g. waiting on a frozen store).
+        context.resumeEverySuspendedRequest()
         MHD_stop_daemon(daemon.raw)
         context.watchdog.stop()
         if let socket = quiescedListenSocket.withLock({ $0 }) {
@@ -198,6 +201,10 @@ final class MicroHTTPDaemonContext: Sendable {
     private let idleWaiters = Mutex<(next: Int, waiting: [Int: CheckedContinuation<Void, Never>])>((0, [:]))
     /// The last message libmicrohttpd logged (explains a failed start).
     let lastLibraryMessage = Mutex<String?>(nil)
+    /// Connections suspended while their request runs off MHD's threads, and whether the
+    /// daemon is stopping (then none may be suspended any more). Each is resumed once, by
+    /// whoever takes it out: its handler, or the stop.
+    private let suspended = Mutex<(requests: [ObjectIdentifier: SuspendedRequest], isStopping: Bool)>(([:], false))
     /// How many of the library's messages are logged (each malformed request makes one).
     private let libraryLogLimit = Mutex(LibraryLogLimit(burst: 20, window: .seconds(10)))
 
@@ -458,8 +465,7 @@ final class MicroHTTPDaemonContext: Sendable {
                 if let answered = answerDirectly(request, on: connection, closeConnection: overLimit) { return answered }
                 return queue(handler(request), on: connection, closeConnection: overLimit)
             }
-            handleOffWorker(request, connection: connection, assembler: assembler)
-            return .YES
+            return handleOffWorker(request, connection: connection, assembler: assembler)
         }
     }
 
@@ -544,16 +550,54 @@ final class MicroHTTPDaemonContext: Sendable {
 
     /// Suspends the connection, runs the handler on another thread, then publishes the
     /// answer and resumes the connection; MHD calls the access handler again, which queues it.
-    private func handleOffWorker(_ request: HTTPRequest, connection: OpaquePointer, assembler: HTTPRequestAssembler) {
-        MHD_suspend_connection(connection)
-        let suspended = SuspendedRequest(connection: connection, assembler: assembler)
-        let handler = self.handler
-        DispatchQueue.global().async {
-            let response = handler(request)
-            suspended.assembler.deferredResponse.withLock { $0 = response }
-            MHD_resume_connection(suspended.connection)
+    /// Once the daemon is stopping, the request is refused instead: a connection suspended
+    /// then would outlive the daemon.
+    private func handleOffWorker(
+        _ request: HTTPRequest, connection: OpaquePointer, assembler: HTTPRequestAssembler
+    ) -> MHD_Result {
+        let request = SuspendedRequest(connection: connection, assembler: assembler, http: request)
+        let isSuspended = suspended.withLock { state in
+            guard !state.isStopping else { return false }
+            MHD_suspend_connection(connection)
+            state.requests[ObjectIdentifier(request)] = request
+            return true
+        }
+        guard isSuspended else {
+            return queue(Self.respond(to: Self.stoppingRefusal, with: refusalResponder), on: connection, closeConnection: true)
+        }
+        DispatchQueue.global().async { [self] in
+            resume(request, with: handler(request.http))
+        }
+        return .YES
+    }
+
+    /// Hands `response` to the suspended `request` and resumes its connection, unless the
+    /// stop has resumed it already.
+    private func resume(_ request: SuspendedRequest, with response: HTTPResponse) {
+        suspended.withLock { state in
+            guard state.requests.removeValue(forKey: ObjectIdentifier(request)) != nil else { return }
+            request.assembler.deferredResponse.withLock { $0 = response }
+            MHD_resume_connection(request.connection)
         }
     }
+
+    /// Resumes every suspended connection with a `503` (the daemon closes them as it stops)
+    /// and suspends no more; their handlers' answers are dropped when they come.
+    func resumeEverySuspendedRequest() {
+        let refusal = Self.respond(to: Self.stoppingRefusal, with: refusalResponder)
+        suspended.withLock { state in
+            state.isStopping = true
+            for request in state.requests.values {
+                request.assembler.deferredResponse.withLock { $0 = refusal }
+                MHD_resume_connection(request.connection)
+            }
+            state.requests.removeAll()
+        }
+    }
+
+    /// The answer to a request that would run off MHD's threads while the daemon stops.
+    private static let stoppingRefusal = HTTPRefusal(
+        status: 503, code: "shutting_down", message: "the server is shutting down; retry on another instance")
 
     /// Queues `response`; if MHD refuses it, logs why and answers 500 instead.
     private func queue(_ response: HTTPResponse, on connection: OpaquePointer, closeConnection: Bool) -> MHD_Result {
@@ -904,7 +948,14 @@ private final class WorkerBodyBuffer {
 /// A suspended connection and its request, handed to the thread that answers it. MHD keeps
 /// both alive while the connection is suspended (the request completes only after the
 /// resume), and the answer crosses threads through the assembler's mutex.
-private struct SuspendedRequest: @unchecked Sendable {
+private final class SuspendedRequest: @unchecked Sendable {
     let connection: OpaquePointer
     let assembler: HTTPRequestAssembler
+    let http: HTTPRequest
+
+    init(connection: OpaquePointer, assembler: HTTPRequestAssembler, http: HTTPRequest) {
+        self.connection = connection
+        self.assembler = assembler
+        self.http = http
+    }
 }

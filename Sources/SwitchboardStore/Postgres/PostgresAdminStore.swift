@@ -239,7 +239,15 @@ package final class PostgresAdminStore: AdminStore {
                     try connection.execute("DELETE FROM switchboard_changes")
                 }
                 try connection.execute("SELECT pg_notify($1, $2)", [Self.channel, String(state.version)])
-                try connection.execute("COMMIT")
+                do throws(PostgresError) {
+                    try connection.execute("COMMIT")
+                } catch {
+                    guard error.isConnectionFailure else { throw error }
+                    throw PostgresError(
+                        sqlState: error.sqlState,
+                        message: "\(error.message), while committing: the change may or may not have been applied; "
+                            + "read the admin state before retrying it")
+                }
                 return true
             } catch {
                 _ = try? connection.execute("ROLLBACK")

@@ -29,6 +29,17 @@ package final class PostgresConnection: @unchecked Sendable {
     /// Where the server's notices go; libpq holds an unretained pointer to it for as long as
     /// the connection lives, so the connection keeps it.
     private let notices: PostgresNoticeSink
+    /// How long a statement may take, from sending it to its last result.
+    private let statementTimeout: Duration
+    /// Set when a statement ran out of time: the server may still answer it later, so the
+    /// connection cannot be used again and reports itself lost.
+    private var abandoned = false
+
+    /// How long a statement may take by default. A frozen server (a hung VM, a network black
+    /// hole) keeps the TCP connection open and answers nothing, and neither `connect_timeout`
+    /// nor the server's own `statement_timeout` ends the wait; every admin write, reload and
+    /// store check would wait behind it. Far above what the store's statements take.
+    package static let defaultStatementTimeout = Duration.seconds(5)
 
     /// Connects with a `postgres://` URL or a `key=value` connection string.
     ///
@@ -36,7 +47,8 @@ package final class PostgresConnection: @unchecked Sendable {
     ///   terminating connection due to immediate shutdown command`, …), rather than libpq's
     ///   default of printing them raw on stderr.
     package init(
-        _ conninfo: String, connectTimeoutSeconds: Int = 3, notices: PostgresNoticeSink = PostgresNoticeSink()
+        _ conninfo: String, connectTimeoutSeconds: Int = 3, statementTimeout: Duration = defaultStatementTimeout,
+        notices: PostgresNoticeSink = PostgresNoticeSink()
     ) throws(PostgresError) {
         // A bounded connect, so that a replica whose database is down answers quickly.
         var info = conninfo
@@ -54,8 +66,15 @@ package final class PostgresConnection: @unchecked Sendable {
             PQfinish(handle)
             throw PostgresError(sqlState: nil, message: "cannot connect to PostgreSQL: \(message)")
         }
+        // Sending must not block either: a frozen server stops reading once its buffers fill.
+        guard PQsetnonblocking(handle, 1) == 0 else {
+            let message = Self.message(handle)
+            PQfinish(handle)
+            throw PostgresError(sqlState: nil, message: "cannot make the connection non-blocking: \(message)")
+        }
         self.handle = handle
         self.notices = notices
+        self.statementTimeout = statementTimeout
         PQsetNoticeReceiver(handle, postgresNoticeReceiver, Unmanaged.passUnretained(notices).toOpaque())
     }
 
@@ -63,8 +82,8 @@ package final class PostgresConnection: @unchecked Sendable {
         PQfinish(handle)
     }
 
-    /// Whether the connection is still up (as far as libpq knows).
-    package var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+    /// Whether the connection is still up (as far as libpq knows) and usable.
+    package var isConnected: Bool { !abandoned && PQstatus(handle) == CONNECTION_OK }
 
     /// The result of a statement: its rows (text values, `nil` for SQL NULL) and, for
     /// INSERT/UPDATE/DELETE, how many rows it touched.
@@ -74,18 +93,25 @@ package final class PostgresConnection: @unchecked Sendable {
     }
 
     /// Runs one statement with `$1`, `$2`… parameters sent separately (never spliced in).
+    ///
+    /// - Throws: ``PostgresError``; a statement that takes longer than the statement timeout
+    ///   is a connection failure, and the connection is given up (``isConnected`` is then
+    ///   `false`).
     @discardableResult
     package func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> Rows {
+        guard !abandoned else {
+            throw PostgresError(sqlState: nil, message: "the connection was given up after a statement ran out of time")
+        }
+        let deadline = ContinuousClock.now + statementTimeout
         var cStrings = parameters.map { $0.flatMap { strdup($0) } }
         defer { for pointer in cStrings { free(pointer) } }
-        let result: OpaquePointer? = cStrings.withUnsafeMutableBufferPointer { buffer in
+        let sent: Int32 = cStrings.withUnsafeMutableBufferPointer { buffer in
             buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { pointers in
-                PQexecParams(handle, sql, Int32(parameters.count), nil, pointers.baseAddress, nil, nil, 0)
+                PQsendQueryParams(handle, sql, Int32(parameters.count), nil, pointers.baseAddress, nil, nil, 0)
             }
         }
-        guard let result else {
-            throw PostgresError(sqlState: nil, message: Self.message(handle))
-        }
+        guard sent == 1 else { throw PostgresError(sqlState: nil, message: Self.message(handle)) }
+        let result = try lastResult(before: deadline)
         defer { PQclear(result) }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
@@ -115,6 +141,60 @@ package final class PostgresConnection: @unchecked Sendable {
         }
     }
 
+    /// Sends what is queued, then reads the statement's results until libpq has no more; the
+    /// last one is the statement's (one statement gives one).
+    private func lastResult(before deadline: ContinuousClock.Instant) throws(PostgresError) -> OpaquePointer {
+        while true {
+            let flushed = PQflush(handle)
+            if flushed == 0 { break }
+            guard flushed > 0 else { throw PostgresError(sqlState: nil, message: Self.message(handle)) }
+            // The server may answer (an error) before it has read everything: read as well.
+            try wait(for: Int16(POLLOUT | POLLIN), before: deadline)
+            guard PQconsumeInput(handle) == 1 else { throw PostgresError(sqlState: nil, message: Self.message(handle)) }
+        }
+        var last: OpaquePointer?
+        while true {
+            while PQisBusy(handle) == 1 {
+                try wait(for: Int16(POLLIN), before: deadline)
+                guard PQconsumeInput(handle) == 1 else {
+                    if let last { PQclear(last) }
+                    throw PostgresError(sqlState: nil, message: "the connection was lost: \(Self.message(handle))")
+                }
+            }
+            guard let next = PQgetResult(handle) else { break }
+            if let last { PQclear(last) }
+            last = next
+        }
+        guard let last else { throw PostgresError(sqlState: nil, message: Self.message(handle)) }
+        return last
+    }
+
+    /// Waits until the socket is ready for `events`; gives the connection up when `deadline`
+    /// passes first.
+    private func wait(for events: Int16, before deadline: ContinuousClock.Instant) throws(PostgresError) {
+        let socket = PQsocket(handle)
+        guard socket >= 0 else { throw PostgresError(sqlState: nil, message: "the connection has no socket") }
+        while true {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else {
+                abandoned = true
+                throw PostgresError(
+                    sqlState: nil,
+                    message: "PostgreSQL did not answer within \(statementTimeout.components.seconds) s; the connection was given up")
+            }
+            var descriptor = pollfd(fd: socket, events: events, revents: 0)
+            let ready = poll(&descriptor, 1, Int32(clamping: Self.milliseconds(left) + 1))
+            if ready > 0 { return }
+            if ready < 0, errno != EINTR {
+                throw PostgresError(sqlState: nil, message: "poll failed: \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+    }
+
     /// Waits up to `timeout` for `NOTIFY` payloads on the channels this connection `LISTEN`s to.
     /// - Returns: the payloads received, possibly none.
     /// - Throws: ``PostgresError`` when the connection is lost.
@@ -124,8 +204,7 @@ package final class PostgresConnection: @unchecked Sendable {
         let socket = PQsocket(handle)
         guard socket >= 0 else { throw PostgresError(sqlState: nil, message: "the connection has no socket") }
         var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-        let ready = poll(&descriptor, 1, milliseconds)
+        let ready = poll(&descriptor, 1, Int32(clamping: Self.milliseconds(timeout)))
         if ready < 0, errno != EINTR {
             throw PostgresError(sqlState: nil, message: "poll failed: \(String(cString: strerror(errno)))")
         }
