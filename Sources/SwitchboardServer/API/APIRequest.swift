@@ -49,12 +49,14 @@ struct APIRequest: Sendable {
         return version
     }
 
-    /// Decodes the JSON body as `Body`, strictly: every body type refuses unknown keys.
+    /// Decodes the JSON body as `Body`, strictly: every body type refuses unknown keys, and a
+    /// body nested too deep or giving a name twice in an object is refused (``JSONBodyShape``).
     ///
     /// - Throws: ``APIError`` (`400 invalid_body`) naming what is wrong and where.
     func decodeBody<Body: Decodable>(_ type: Body.Type, describedAs shape: String) throws(APIError) -> Body {
+        let findings = try inspectBody()
         let decoded = try decode(Body.self, from: http.body, describedAs: shape)
-        try rejectDuplicateKeys()
+        try refuseDuplicate(in: findings)
         return decoded
     }
 
@@ -65,22 +67,36 @@ struct APIRequest: Sendable {
     func decodeBody<Body: Decodable>(
         _ type: Body.Type, describedAs shape: String, defaulting key: String, to value: String
     ) throws(APIError) -> Body {
-        guard let parsed = try? JSONDecoder().decode(JSONValue.self, from: Data(http.body)), case .object(var members) = parsed,
+        let findings = try inspectBody()
+        var source = http.body
+        if let parsed = try? JSONDecoder().decode(JSONValue.self, from: Data(http.body)), case .object(var members) = parsed,
             !members.contains(where: { $0.key == key })
-        else { return try decodeBody(Body.self, describedAs: shape) }
-        members.insert((key, .string(value)), at: 0)
-        let decoded = try decode(Body.self, from: JSONValue.object(members).jsonBytes, describedAs: shape)
-        try rejectDuplicateKeys()
+        {
+            members.insert((key, .string(value)), at: 0)
+            source = JSONValue.object(members).jsonBytes
+        }
+        let decoded = try decode(Body.self, from: source, describedAs: shape)
+        try refuseDuplicate(in: findings)
         return decoded
     }
 
-    /// Refuses a body that gives one name twice in an object (see ``JSONDuplicateKeys``); the
-    /// body has decoded, so it is valid JSON.
-    private func rejectDuplicateKeys() throws(APIError) {
-        guard let duplicate = JSONDuplicateKeys.firstDuplicate(in: http.body) else { return }
+    /// The body's ``JSONBodyShape``; refused at once when it nests too deep (the decoder would
+    /// call it invalid JSON).
+    private func inspectBody() throws(APIError) -> JSONBodyShape.Findings {
+        let findings = JSONBodyShape.inspect(http.body)
+        guard !findings.isTooDeep else {
+            throw APIError.badRequest(
+                "invalid_body", "the body nests objects and arrays more than \(JSONBodyShape.maximumDepth) levels deep")
+        }
+        return findings
+    }
+
+    /// Refuses a body that gives one name twice in an object; the body has decoded, so the
+    /// finding is about valid JSON.
+    private func refuseDuplicate(in findings: JSONBodyShape.Findings) throws(APIError) {
+        guard let duplicate = findings.duplicate else { return }
         let place = duplicate.path.isEmpty ? "the body" : "an object in '\(duplicate.path.joined(separator: "."))'"
-        throw APIError.badRequest(
-            "invalid_body", "'\(duplicate.name)' is given twice in \(place); give each key once")
+        throw APIError.badRequest("invalid_body", "'\(duplicate.name)' is given twice in \(place); give each key once")
     }
 
     private func decode<Body: Decodable>(_ type: Body.Type, from body: [UInt8], describedAs shape: String) throws(APIError) -> Body {

@@ -1,6 +1,8 @@
 import SwitchboardTestSupport
 import Testing
 
+@testable import SwitchboardServer
+
 extension IntegrationTests {
     /// Bodies are decoded through one path, and its refusals say what is wrong.
     @Suite("Request bodies over loopback")
@@ -46,5 +48,22 @@ extension IntegrationTests.RequestBodyTests {
         #expect(response.errorMessage.contains("given twice"), "\(response.errorMessage)")
         let status = try client.admin("GET", "/admin/rules")
         #expect(status.etag == #""0""#)
+    }
+
+    @Test("a body nested deeper than the limit is refused as such and changes nothing; one at the limit is taken")
+    func nestingDepth() async throws {
+        let server = try await InProcessServer(config: .demo())
+        let client = try server.client()
+        func route(_ id: String, targetDepth: Int) -> String {
+            let inner = String(repeating: "[", count: targetDepth - 1) + "1" + String(repeating: "]", count: targetDepth - 1)
+            return #"{"id": "\#(id)", "pattern": "/\#(id)", "target": {"deep": \#(inner)}}"#
+        }
+        // The body's own object and the target's add two levels to the target's arrays.
+        let tooDeep = try client.admin("POST", "/admin/routes", json: route("deep", targetDepth: JSONBodyShape.maximumDepth))
+        #expect(tooDeep.status == 400, "\(tooDeep.dump)")
+        #expect(tooDeep.errorMessage.contains("more than 64 levels deep"), "\(tooDeep.errorMessage)")
+        #expect(try client.admin("GET", "/admin/rules").etag == #""0""#)
+        let atTheLimit = try client.admin("POST", "/admin/routes", json: route("deep", targetDepth: JSONBodyShape.maximumDepth - 1))
+        #expect(atTheLimit.status == 201, "\(atTheLimit.dump)")
     }
 }

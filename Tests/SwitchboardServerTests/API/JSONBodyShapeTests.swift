@@ -2,11 +2,11 @@ import Testing
 
 @testable import SwitchboardServer
 
-/// The scan that finds a name given twice in one JSON object.
-@Suite("JSON duplicate keys")
-struct JSONDuplicateKeysTests {
-    private func duplicate(_ json: String) -> JSONDuplicateKeys.Duplicate? {
-        JSONDuplicateKeys.firstDuplicate(in: Array(json.utf8))
+/// The scan that finds a name given twice in one JSON object, or nesting too deep.
+@Suite("JSON body shape")
+struct JSONBodyShapeTests {
+    private func duplicate(_ json: String) -> JSONBodyShape.Duplicate? {
+        JSONBodyShape.inspect(Array(json.utf8)).duplicate
     }
 
     @Test(
@@ -38,5 +38,18 @@ struct JSONDuplicateKeysTests {
         #expect(duplicate(#"{"id": "a", "\u0069d": "b"}"#) == .init(name: "id", path: []))
         #expect(duplicate(#"{"a\"b": 1, "a\u0022b": 2}"#) == .init(name: #"a"b"#, path: []))
         #expect(duplicate(#"{"a\\": 1, "a": 2}"#) == nil)
+    }
+
+    @Test("nesting up to the limit passes; one level more is too deep, in objects and arrays alike")
+    func depth() {
+        let limit = JSONBodyShape.maximumDepth
+        func nested(_ depth: Int, _ open: String, _ close: String) -> [UInt8] {
+            Array((String(repeating: open, count: depth) + "1" + String(repeating: close, count: depth)).utf8)
+        }
+        #expect(!JSONBodyShape.inspect(nested(limit, "[", "]")).isTooDeep)
+        #expect(JSONBodyShape.inspect(nested(limit + 1, "[", "]")).isTooDeep)
+        #expect(JSONBodyShape.inspect(nested(limit + 1, #"{"a":"#, "}")).isTooDeep)
+        let bracketsInAString = #"{"a": ""# + String(repeating: "[", count: limit * 2) + #""}"#
+        #expect(!JSONBodyShape.inspect(Array(bracketsInAString.utf8)).isTooDeep)
     }
 }

@@ -1,12 +1,20 @@
 import Foundation
 
-/// Finds a member name given twice in one object of a JSON document.
+/// What a request body's JSON must not do, found in one scan of its bytes: nest deeper than
+/// ``maximumDepth``, or give a member name twice in one object.
 ///
-/// RFC 8259 leaves a repeated name's meaning to the reader, and readers differ: one takes the
-/// first value, another the last. An admin body such as `{"id": "a", "match": "x", "match":
-/// "y"}` would then mean one rule to the client that wrote it and another to the server, so
-/// the API refuses it (I-JSON, RFC 7493 §2.3, forbids repeated names).
-enum JSONDuplicateKeys {
+/// - Depth: the admin state is stored as JSON with the body's values a few levels down, and
+///   read back at start by a decoder that refuses documents nested more than 512 levels. A
+///   route target nested just under that would be acknowledged, then stop the next start.
+/// - Names: RFC 8259 leaves a repeated name's meaning to the reader, and readers differ: one
+///   takes the first value, another the last. An admin body such as `{"id": "a", "match": "x",
+///   "match": "y"}` would then mean one rule to the client that wrote it and another to the
+///   server (I-JSON, RFC 7493 §2.3, forbids repeated names).
+enum JSONBodyShape {
+    /// The deepest nesting of objects and arrays a body may have; far more than any rule,
+    /// route or target needs.
+    static let maximumDepth = 64
+
     /// A name given twice, and where: the names of the members holding the object
     /// (`rules` for an object inside the `rules` array), outermost first.
     struct Duplicate: Equatable, Sendable {
@@ -14,18 +22,29 @@ enum JSONDuplicateKeys {
         let path: [String]
     }
 
-    /// The first repeated name in `bytes`, which must be valid JSON (decode it first: the
-    /// scan does not validate, and on invalid input its answer means nothing).
-    static func firstDuplicate(in bytes: [UInt8]) -> Duplicate? {
+    /// What the scan found.
+    struct Findings: Equatable, Sendable {
+        /// Whether objects and arrays nest deeper than ``maximumDepth`` (the scan stops there).
+        var isTooDeep = false
+        /// The first repeated name; meaningful only for valid JSON (the scan does not
+        /// validate: decode the body as well).
+        var duplicate: Duplicate?
+    }
+
+    /// Scans `bytes` once.
+    static func inspect(_ bytes: [UInt8]) -> Findings {
+        var findings = Findings()
         var containers: [Container] = []
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
             switch byte {
-            case UInt8(ascii: "{"):
-                containers.append(.object(names: [], expectsName: true, current: nil))
-            case UInt8(ascii: "["):
-                containers.append(.array)
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                guard containers.count < maximumDepth else {
+                    findings.isTooDeep = true
+                    return findings
+                }
+                containers.append(byte == UInt8(ascii: "{") ? .object(names: [], expectsName: true, current: nil) : .array)
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 _ = containers.popLast()
             case UInt8(ascii: ","):
@@ -36,8 +55,8 @@ enum JSONDuplicateKeys {
                 let end = endOfString(in: bytes, openingAt: index)
                 if case .object(var names, true, _) = containers.last {
                     let name = decodedName(bytes[index...end])
-                    guard names.insert(name).inserted else {
-                        return Duplicate(name: name, path: containers.dropLast().compactMap(\.currentName))
+                    if !names.insert(name).inserted, findings.duplicate == nil {
+                        findings.duplicate = Duplicate(name: name, path: containers.dropLast().compactMap(\.currentName))
                     }
                     containers[containers.count - 1] = .object(names: names, expectsName: false, current: name)
                 }
@@ -47,7 +66,7 @@ enum JSONDuplicateKeys {
             }
             index += 1
         }
-        return nil
+        return findings
     }
 
     private enum Container {
