@@ -115,7 +115,9 @@ package final class AdminWriter: Sendable {
         let keep = running.config.settings.historyLimit
         if admin.history.count > keep { admin.history.removeFirst(admin.history.count - keep) }
         let limit = running.config.settings.limits.maxAdminRules
-        guard admin.rules.count <= limit else {
+        // A change that adds no rule is never refused: after the limit is lowered below the
+        // rules there are, deleting or editing them must still work.
+        guard admin.rules.count <= limit || admin.rules.count <= running.admin.rules.count else {
             throw AdminChangeError(
                 .limitExceeded, code: "limit_exceeded",
                 message: "\(admin.rules.count) admin rules would exceed the limit of \(limit) (limits.max_admin_rules)")

@@ -291,5 +291,24 @@ extension IntegrationTests {
             let ids = listedIDs(try rules(server.client())).filter { $0.range(of: #"^w[0-9]-[01]$"#, options: .regularExpression) != nil }
             #expect(ids.count == 5)
         }
+
+        @Test("with max_admin_rules lowered below the rules there are, rules can still be deleted and edited, not added")
+        func loweredLimit() async throws {
+            let config = try TestConfig.demo()
+            let server = try await InProcessServer(config: config)
+            let client = try server.client()
+            let three = (0..<3).map { #"{"id":"r\#($0)","match":"^shopapp://r\#($0)$","target":"shopapp://product/\#($0)"}"# }
+            #expect(try client.admin("POST", "/admin/rules", json: #"{"rules":[\#(three.joined(separator: ","))]}"#).status == 201)
+            try config.write("switchboard.yaml", try config.read("switchboard.yaml") + "limits: { max_admin_rules: 1 }\n")
+            #expect(try client.admin("POST", "/admin/reload").status == 200)
+            let edited = try client.admin("PUT", "/admin/rules/r1", json: #"{"match":"^shopapp://r1b$","target":"shopapp://product/1"}"#)
+            #expect(edited.status == 200, "\(edited.dump)")
+            #expect(try client.admin("PATCH", "/admin/rules/r2", json: #"{"before":"r0"}"#).status == 200)
+            #expect(try client.admin("DELETE", "/admin/rules/r0").status == 204)
+            let added = try client.admin("POST", "/admin/rules", json: Self.promo)
+            #expect(added.status == 422)
+            #expect(added.errorCode == "limit_exceeded")
+            #expect(listedIDs(try rules(client)).prefix(2) == ["r2", "r1"])
+        }
     }
 }
