@@ -30,9 +30,7 @@ package final class AdminWriter: Sendable {
 
     /// Applies `change` made against `expectedVersion` (from `If-Match`; `nil` for any).
     ///
-    /// With a shared store, this process may lag behind it: it catches up before judging
-    /// `If-Match`, and a change without `If-Match` is made again on the fresh state when another
-    /// replica committed first.
+    /// With a shared store, this process may lag behind it (see ``onCurrentState(_:expectedVersion:_:)``).
     ///
     /// - Parameter actor: the name of the admin token, for the history.
     /// - Returns: the snapshot that serves from now on (its `admin.version` is the new version).
@@ -41,23 +39,10 @@ package final class AdminWriter: Sendable {
         let started = ContinuousClock.now
         var persisting = Duration.zero
         var (next, replaced) = try holder.update { (running) throws(AdminChangeError) -> (next: Snapshot?, result: Snapshot) in
-            var running = running
-            if let expectedVersion, expectedVersion != running.admin.version, store.isShared {
-                running = (try? loadNewerStoredState(than: running)) ?? running
+            let next = try onCurrentState(running, expectedVersion: expectedVersion) { (running) throws(AdminChangeError) in
+                try commit(change, on: running, expectedVersion: expectedVersion, actor: actor, persisting: &persisting)
             }
-            var attempt = 0
-            while true {
-                attempt += 1
-                do throws(AdminChangeError) {
-                    let next = try commit(change, on: running, expectedVersion: expectedVersion, actor: actor, persisting: &persisting)
-                    return (next, next)
-                } catch {
-                    guard error.kind == .versionMismatch, expectedVersion == nil, store.isShared,
-                        attempt < Self.attemptsAgainstAStoreThatMovedOn
-                    else { throw error }
-                    running = try loadNewerStoredState(than: running) ?? running
-                }
-            }
+            return (next, next)
         }
         // How long the whole write took and how much of it was the store's, for the admin
         // write benchmark (scripts/loadtest/admin-write.sh) and for operators.
@@ -167,13 +152,51 @@ package final class AdminWriter: Sendable {
         _ change: AdminChange, expectedVersion: Int?, actor: String
     ) throws(AdminChangeError) -> (running: Snapshot, candidate: Snapshot, preview: AdminChangePreview) {
         try holder.update { (running) throws(AdminChangeError) -> (next: Snapshot?, result: (Snapshot, Snapshot, AdminChangePreview)) in
-            var running = running
-            if let expectedVersion, expectedVersion != running.admin.version, store.isShared {
-                running = (try? loadNewerStoredState(than: running)) ?? running
+            let result = try onCurrentState(running, expectedVersion: expectedVersion) { (running) throws(AdminChangeError) in
+                let prepared = try prepare(change, on: running, expectedVersion: expectedVersion, actor: actor)
+                return (running, prepared.next, AdminChangePreview(from: running.admin, to: prepared.admin, change: change))
             }
-            let prepared = try prepare(change, on: running, expectedVersion: expectedVersion, actor: actor)
-            return (nil, (running, prepared.next, AdminChangePreview(from: running.admin, to: prepared.admin, change: change)))
+            return (nil, result)
         }.result
+    }
+
+    /// Runs `attempt` on `running`, or, with a shared store that is ahead of this process, on
+    /// the stored state. A replica may lag behind the store (a notification not yet read, or
+    /// lost while the database was away), so a refusal that depends on the state it judged
+    /// against is judged again on the stored state before it is given:
+    /// - `If-Match` naming another version is checked after catching up;
+    /// - an unknown id (`404`), a clash (`409`) or a limit (`422`) is judged again when the store
+    ///   holds a newer version;
+    /// - a change without `If-Match` that lost a race to another replica's commit is made again
+    ///   on the fresh state, up to ``attemptsAgainstAStoreThatMovedOn`` times.
+    ///
+    /// A store that cannot be read makes each of these a `503 store_unavailable`: whether the
+    /// refusal holds is not known.
+    private func onCurrentState<Result>(
+        _ running: Snapshot, expectedVersion: Int?, _ attempt: (Snapshot) throws(AdminChangeError) -> Result
+    ) throws(AdminChangeError) -> Result {
+        var running = running
+        if let expectedVersion, expectedVersion != running.admin.version, store.isShared {
+            running = try loadNewerStoredState(than: running) ?? running
+        }
+        var attempts = 0
+        while true {
+            attempts += 1
+            do throws(AdminChangeError) {
+                return try attempt(running)
+            } catch {
+                guard store.isShared, attempts < Self.attemptsAgainstAStoreThatMovedOn else { throw error }
+                switch error.kind {
+                case .versionMismatch where expectedVersion == nil:
+                    running = try loadNewerStoredState(than: running) ?? running
+                case .notFound, .conflict, .limitExceeded:
+                    guard let newer = try loadNewerStoredState(than: running) else { throw error }
+                    running = newer
+                default:
+                    throw error
+                }
+            }
+        }
     }
 
     /// The snapshot of the stored state when it is newer than `running`'s, else `nil`.

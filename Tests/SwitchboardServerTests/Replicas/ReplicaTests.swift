@@ -258,6 +258,39 @@ struct ReplicaTests {
         #expect(converged)
     }
 
+    /// A replica that missed a change (its process stopped while another replica wrote) and
+    /// cannot reach the database does not judge a write against the state it has: a delete of
+    /// the rule it has not seen is a 503, not a 404. Once the database is back, it catches up
+    /// and the same delete succeeds.
+    @Test func aLaggingReplicaDoesNotRefuseAWriteItCannotJudge() async throws {
+        let database = try Self.freshDatabase()
+        let config = try TestConfig.demo()
+        let a = try await Self.replica(config, database, "a")
+        let b = try await Self.replica(config, database, "b")
+        b.send(SIGSTOP)
+        var stopped = true
+        defer { if stopped { b.send(SIGCONT) } }
+        #expect(try a.client().admin("POST", "/admin/rules", json: Self.rule).status == 201)
+        try Self.cluster("stop")
+        var restarted = false
+        defer { if !restarted { try? Self.cluster("restart") } }
+        b.send(SIGCONT)
+        stopped = false
+
+        let lagging = try b.client().admin("DELETE", "/admin/rules/sale")
+        #expect(lagging.status == 503, "\(lagging.dump)")
+        #expect(lagging.errorCode == "store_unavailable")
+        let guarded = try b.client().admin("DELETE", "/admin/rules/sale", headers: [("If-Match", #""1""#)])
+        #expect(guarded.status == 503, "\(guarded.dump)")
+
+        try Self.cluster("restart")
+        restarted = true
+        let deleted = try await eventually(timeout: .seconds(10), interval: .milliseconds(200)) {
+            try b.client().admin("DELETE", "/admin/rules/sale").status == 204
+        }
+        #expect(deleted)
+    }
+
     /// After PostgreSQL is killed and started again, a replica catches up within a second, even
     /// with the write it missed made before its listener reconnected: the resynchronisation is
     /// retried until the store answers. Nothing acknowledged is lost, and PostgreSQL's
