@@ -269,6 +269,74 @@ struct HTTPServerEdgeTests {
         #expect(try response.errorBody().code == "bad_request")
     }
 
+    @Test(
+        "a head whose framing fields cannot be trusted is a 400 and close; its body never runs as a request",
+        arguments: [
+            "Content-Length:\r\n 38\r\n",  // obs-fold: libmicrohttpd would see no Content-Length
+            "Content-Length: 3\r\n 8\r\n",
+            "Transfer-Encoding:\r\n chunked\r\n",
+            "X-Note: a\r\n\tb\r\nContent-Length: 38\r\n",  // a fold in any field
+            "Content-Length : 38\r\n",  // whitespace before the colon hides the field
+            "Content-Length\t: 38\r\n",
+            "X(Note): a\r\nContent-Length: 38\r\n",  // not a token
+            "Content-Length: 0\u{0}38\r\n",  // libmicrohttpd reads 0
+            "Content-Length: 0\u{0}38\r\nX-After: 1\r\n",
+            "Transfer-Encoding: chunked\u{0}, gzip\r\n",
+        ])
+    func untrustedFraming(fields: String) throws {
+        let echo = try EchoServer()
+        let client = try echo.client(timeout: .seconds(3))
+        let smuggled = "GET /smuggled HTTP/1.1\r\nHost: t\r\n\r\n"
+        try client.send("POST /x HTTP/1.1\r\nHost: t\r\n\(fields)\r\n\(smuggled)")
+        let response = try client.readResponse()
+        #expect(response.status == 400)
+        #expect(response.header("Connection")?.lowercased() == "close")
+        #expect(try response.errorBody().code == "bad_request")
+        #expect(try client.waitForClose(), "a second answer came: the body ran as a request")
+    }
+
+    @Test("lines ending in a bare LF still frame a body by Content-Length, with fields after it")
+    func bareLineFeedsAreNoNulByte() throws {
+        let echo = try EchoServer()
+        let client = try echo.client(timeout: .seconds(3))
+        try client.send("POST /x HTTP/1.1\nHost: t\nContent-Length: 2\nX-After: 1\n\nhi")
+        let response = try client.readResponse()
+        #expect(response.status == 200)
+        #expect(try response.echoed().body == "hi")
+    }
+
+    @Test(
+        "a body-less request with Expect: 100-continue and a request pipelined after it are both answered",
+        arguments: ["GET", "DELETE"])
+    func expectContinueThenPipelined(method: String) throws {
+        let echo = try EchoServer()
+        let client = try echo.client(timeout: .seconds(3))
+        try client.send(
+            "\(method) /first HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\n\r\n"
+                + "GET /second HTTP/1.1\r\nHost: t\r\n\r\n")
+        var response = try client.readResponse()
+        if response.status == 100 { response = try client.readResponse() }
+        #expect(response.status == 200)
+        #expect(try response.echoed().path == "/first")
+        #expect(try response.echoed().method == method)
+        let second = try client.readResponse()
+        #expect(second.status == 200)
+        #expect(try second.echoed().path == "/second")
+    }
+
+    @Test("an HTTP/1.0 request with Transfer-Encoding is a 400 and close (RFC 9112 §6.1)")
+    func transferEncodingInHTTP10() throws {
+        let echo = try EchoServer()
+        let client = try echo.client(timeout: .seconds(3))
+        try client.send(
+            "POST /x HTTP/1.0\r\nHost: t\r\nConnection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "2\r\nhi\r\n0\r\n\r\nGET /y HTTP/1.1\r\nHost: t\r\n\r\n")
+        let response = try client.readResponse()
+        #expect(response.status == 400)
+        #expect(try response.errorBody().code == "bad_request")
+        #expect(try client.waitForClose(), "a second answer came after the HTTP/1.0 request")
+    }
+
     @Test("two different Content-Length values are a 400")
     func conflictingContentLengths() throws {
         let echo = try EchoServer()

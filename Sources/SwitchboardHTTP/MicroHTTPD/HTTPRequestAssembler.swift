@@ -92,6 +92,30 @@ final class HTTPRequestAssembler {
         case dropConnection
     }
 
+    /// Why the fields of a head cannot be trusted to frame the request: libmicrohttpd may have
+    /// found a different body length from the one the client or a proxy meant, and the bytes
+    /// after the head would then run as another request (request smuggling).
+    enum UntrustedHead: Equatable {
+        /// A field value continued on the next line (obs-fold, RFC 9112 §5.2).
+        case obsFold
+        /// A field name that is not a token, e.g. whitespace before the colon (RFC 9112 §5.1).
+        case nameNotToken
+        /// A NUL byte inside `Content-Length` or `Transfer-Encoding`, where libmicrohttpd
+        /// ends the value.
+        case nulInFramingField
+
+        /// The refusal's message.
+        var message: String {
+            switch self {
+            case .obsFold: "a header field value is folded onto the next line (obs-fold); send it on one line"
+            case .nameNotToken:
+                "a header field name contains whitespace or a character not allowed in a token "
+                    + "(no space before the colon)"
+            case .nulInFramingField: "Content-Length or Transfer-Encoding contains a NUL byte"
+            }
+        }
+    }
+
     private enum Phase {
         case awaitingHeaders
         case receivingBody
@@ -113,6 +137,12 @@ final class HTTPRequestAssembler {
     var rawTargetEnd: UInt?
     /// The connection the request arrives on (its admission and deadline), when known.
     let connection: ConnectionRegistry.Connection?
+    /// Set by the daemon while it collects the fields when their framing cannot be trusted;
+    /// ``headersComplete(isHTTP11:isHTTP10:targetIsWhole:)`` then refuses the request.
+    var untrustedHead: UntrustedHead?
+    /// Where the daemon expects the next field's name, to tell a line ending from a NUL byte
+    /// in a framing field's value; `nil` when it expects nothing in particular.
+    var nextFieldAddress: UInt?
     private var phase = Phase.awaitingHeaders
 
     init(target: RawTarget, limits: Limits, connection: ConnectionRegistry.Connection? = nil) {
@@ -133,16 +163,21 @@ final class HTTPRequestAssembler {
     /// - Parameters:
     ///   - isHTTP11: the request line said `HTTP/1.1` (which requires `Host`,
     ///     RFC 9112 §3.2).
+    ///   - isHTTP10: the request line said `HTTP/1.0` (which has no `Transfer-Encoding`,
+    ///     RFC 9112 §6.1).
     ///   - targetIsWhole: the target as a C string spans the whole target of the request
     ///     line; `false` when a NUL byte cut it short.
     /// - Returns: a refusal to send at once (the connection is then closed), or `nil`
     ///   to go on reading the body.
-    func headersComplete(isHTTP11: Bool, targetIsWhole: Bool = true) -> HTTPRefusal? {
+    func headersComplete(isHTTP11: Bool, isHTTP10: Bool = false, targetIsWhole: Bool = true) -> HTTPRefusal? {
         phase = .finished
         guard targetIsWhole else {
             return HTTPRefusal(
                 status: 400, code: "bad_request",
                 message: "the request target contains a NUL byte; percent-encode it")
+        }
+        if let untrustedHead {
+            return HTTPRefusal(status: 400, code: "bad_request", message: untrustedHead.message)
         }
         let targetLength: Int
         switch target {
@@ -174,7 +209,7 @@ final class HTTPRequestAssembler {
             phase = .receivingBody
             return nil
         }
-        if let refusal = framingRefusal() { return refusal }
+        if let refusal = framingRefusal(isHTTP10: isHTTP10) { return refusal }
         if let announced = contentLength, announced > limits.maxBodySize {
             return HTTPRefusal(
                 status: 413, code: "body_too_large",
@@ -297,14 +332,27 @@ final class HTTPRequestAssembler {
     /// Framing libmicrohttpd 0.9.75 accepts but gets wrong (RFC 9112 §6): it lets
     /// `Transfer-Encoding` win over `Content-Length` and runs the bytes after the chunked body
     /// as a next request (request smuggling), reads a body of any other coding until the
-    /// connection closes, and takes the first of several `Content-Length` fields.
-    private func framingRefusal() -> HTTPRefusal? {
+    /// connection closes, and takes the first of several `Content-Length` fields. An HTTP/1.0
+    /// request has no transfer codings (RFC 9112 §6.1: its framing is faulty).
+    private func framingRefusal(isHTTP10: Bool) -> HTTPRefusal? {
         let codings = headers.filter { HTTPRequest.fieldNamesEqual($0.name, "Transfer-Encoding") }.map(\.value)
         let lengths = headers.filter { HTTPRequest.fieldNamesEqual($0.name, "Content-Length") }
         if !codings.isEmpty, !lengths.isEmpty {
             return HTTPRefusal(
                 status: 400, code: "bad_request",
                 message: "the request has both Content-Length and Transfer-Encoding; send one of them")
+        }
+        if isHTTP10, !codings.isEmpty {
+            return HTTPRefusal(
+                status: 400, code: "bad_request",
+                message: "an HTTP/1.0 request cannot use Transfer-Encoding; send Content-Length")
+        }
+        // libmicrohttpd has refused most malformed values itself; the digits are checked here
+        // so that no value it reads differently from a proxy goes through.
+        if let malformed = lengths.first(where: { !Self.isDigits($0.value) }) {
+            return HTTPRefusal(
+                status: 400, code: "bad_request",
+                message: "Content-Length \"\(malformed.value)\" is not a decimal number")
         }
         // libmicrohttpd decodes chunks only when the one field's value is `chunked` exactly (any
         // case, nothing around it, not even a trailing space); any other value it would read
@@ -327,8 +375,13 @@ final class HTTPRequestAssembler {
         guard let field = headers.first(where: { HTTPRequest.fieldNamesEqual($0.name, "Content-Length") }) else {
             return nil
         }
-        let digits = field.value.utf8
-        guard !digits.isEmpty, digits.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+        guard Self.isDigits(field.value) else { return nil }
         return Int(field.value) ?? Int.max
+    }
+
+    /// Whether `text` is `1*DIGIT`.
+    private static func isDigits(_ text: String) -> Bool {
+        let digits = text.utf8
+        return !digits.isEmpty && digits.allSatisfy { $0 >= 48 && $0 <= 57 }
     }
 }

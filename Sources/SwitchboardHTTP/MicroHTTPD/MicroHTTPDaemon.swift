@@ -413,9 +413,13 @@ final class MicroHTTPDaemonContext: Sendable {
 
         if !assembler.hasStarted {
             MHD_get_connection_values_n(connection, .HEADER_KIND, microHTTPDaemonCollectHeader, opaque)
+            // The last field had bytes after a NUL in its value, where its line should end.
+            if assembler.nextFieldAddress != nil { assembler.untrustedHead = .nulInFramingField }
             let isHTTP11 = version.map { strcmp($0, "HTTP/1.1") == 0 } ?? false
+            let isHTTP10 = !isHTTP11 && version.map { strcmp($0, "HTTP/1.0") == 0 } ?? false
             let refusal =
-                assembler.headersComplete(isHTTP11: isHTTP11, targetIsWhole: Self.targetIsWhole(assembler, version))
+                assembler.headersComplete(
+                    isHTTP11: isHTTP11, isHTTP10: isHTTP10, targetIsWhole: Self.targetIsWhole(assembler, version))
                 ?? overLimitRefusal(assembler)
             if let refusal {
                 guard assembler.connection?.disarm() ?? true else { return .NO }
@@ -426,6 +430,10 @@ final class MicroHTTPDaemonContext: Sendable {
         }
 
         let count = uploadSize.pointee
+        // After "100 Continue" for a request without a body, libmicrohttpd hands the bytes of a
+        // pipelined request to the handler as upload data with a size of 0, in a state where it
+        // refuses to queue a response. The request is complete only on the call without data.
+        if count == 0, uploadData != nil { return .YES }
         if count > 0 {
             switch assembler.acceptBody(count: count) {
             case .store:
@@ -713,7 +721,7 @@ final class MicroHTTPDaemonContext: Sendable {
     /// A header name must be a token and a value must not contain CR, LF or NUL (a NUL would
     /// silently cut the C string; CR/LF would split the header).
     private static func checkHeader(_ header: HTTPResponse.Header) throws(HTTPServerError) {
-        guard !header.name.isEmpty, allBytes(of: header.name, satisfy: isTokenByte) else {
+        guard !header.name.isEmpty, allBytes(of: header.name, satisfy: HTTPToken.isTokenByte) else {
             throw HTTPServerError(
                 .responseRejected, "the header name \"\(header.name)\" is not an HTTP token",
                 context: "HTTPResponse.headers", fix: "use letters, digits and -")
@@ -729,21 +737,6 @@ final class MicroHTTPDaemonContext: Sendable {
     /// storage when it has one, because every header of every response is checked.
     private static func allBytes(of text: String, satisfy test: (UInt8) -> Bool) -> Bool {
         text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(test) } ?? text.utf8.allSatisfy(test)
-    }
-
-    /// `tchar` of RFC 9110 §5.6.2.
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
-            return true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
-            UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "^"),
-            UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            return true
-        default:
-            return false
-        }
     }
 
     /// The peer's numeric IP address.
@@ -865,6 +858,11 @@ private func microHTTPDaemonRequestCompleted(
 /// value without the trailing spaces and tabs libmicrohttpd leaves on it (they are not part of
 /// a field value, RFC 9110 §5.5). `Transfer-Encoding` keeps them: libmicrohttpd frames the body
 /// by the value as it left it, and the framing check must see what it sees.
+///
+/// It also notes, in the assembler's ``HTTPRequestAssembler/untrustedHead``, a head whose
+/// framing libmicrohttpd may have read differently from the client or a proxy before us
+/// (request smuggling, RFC 9112 §5 and §11.2); the checks run cheapest first, since this runs
+/// for every field of every request.
 private func microHTTPDaemonCollectHeader(
     _ cls: UnsafeMutableRawPointer?,
     _ kind: MHD_ValueKind,
@@ -875,7 +873,30 @@ private func microHTTPDaemonCollectHeader(
 ) -> MHD_Result {
     guard let cls, let key else { return .YES }
     let assembler = Unmanaged<HTTPRequestAssembler>.fromOpaque(cls).takeUnretainedValue()
-    let name = String(decoding: UnsafeRawBufferPointer(start: key, count: keySize), as: UTF8.self)
+    let keyAddress = UInt(bitPattern: key)
+    if let expected = assembler.nextFieldAddress {
+        assembler.nextFieldAddress = nil
+        // The bytes after the framing field's value are not this field's line: they were
+        // cut off by a NUL byte.
+        if keyAddress != expected { assembler.untrustedHead = .nulInFramingField }
+    }
+    // libmicrohttpd joins an obs-fold line to the field *name*, which it moves to new memory
+    // past the read buffer, while the value stays in the line: only a folded field has its
+    // value before its name (measured with 0.9.75; "Content-Length:\r\n 60" arrives as the
+    // name "Content-Length60" and an empty value).
+    if let value, UInt(bitPattern: value) < keyAddress { assembler.untrustedHead = .obsFold }
+    let nameBytes = UnsafeRawBufferPointer(start: key, count: keySize)
+    // Whitespace before the colon stays in the name, so the field is not found by its name.
+    if !HTTPToken.isToken(nameBytes) { assembler.untrustedHead = .nameNotToken }
+    let name = String(decoding: nameBytes, as: UTF8.self)
+    if let value, keySize == 14 || keySize == 17, value[valueSize + 1] != 0,
+        HTTPRequest.fieldNamesEqual(name, "Content-Length") || HTTPRequest.fieldNamesEqual(name, "Transfer-Encoding")
+    {
+        // libmicrohttpd ends the value at its first NUL. Past that NUL (which ends every value)
+        // comes another NUL (the LF of CRLF), or the next field's name (a line ending in a bare
+        // LF), or the rest of a value that had a NUL in it.
+        assembler.nextFieldAddress = UInt(bitPattern: value) + UInt(valueSize) + 1
+    }
     let text = value.map { start in
         let bytes = UnsafeRawBufferPointer(start: start, count: valueSize)
         func endsInWhitespace(_ count: Int) -> Bool {
