@@ -2,7 +2,8 @@ extension SwiftRouteEnumGenerator {
     /// The matcher every generated enum carries: URL splitting (a web host on any port unless
     /// the pattern names one, as the router does), percent-decoding and the
     /// segment tests of the pattern grammar (int: `-?` and up to 19 digits fitting in 64 bits;
-    /// uuid: 8-4-4-4-12 hex; regex: the whole decoded segment, with Swift's `Regex`).
+    /// uuid: 8-4-4-4-12 hex; regex: the whole decoded segment, with Swift's `Regex`). Static
+    /// segments compare by their UTF-8 bytes, never by Unicode equivalence.
     static let runtime = #"""
 
             // MARK: - Matching (generated)
@@ -110,7 +111,9 @@ extension SwiftRouteEnumGenerator {
                         let value = request.segments[index]
                         switch segment {
                         case .literal(let text):
-                            guard value == text else { return nil }
+                            // Byte for byte, as the resolver compares static segments: `==` on String
+                            // would take `é` and `e` + U+0301 for one segment.
+                            guard value.utf8.elementsEqual(text.utf8) else { return nil }
                         case .int(let name):
                             guard value.first != "+", Int64(value) != nil else { return nil }
                             captures[name] = value

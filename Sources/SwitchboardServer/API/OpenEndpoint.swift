@@ -4,7 +4,8 @@ import SwitchboardHTTP
 /// `GET /open?url=U`, redirect mode: `302` to the matched route's `webURL`, or to the expanded
 /// fallback of an unmatched URL, with `Cache-Control: no-store` — only when the snapshot's
 /// ``RedirectPolicy`` allows the location. Anything else (no such target, a target not
-/// allowed, bad input) is `404 no_redirect`; the input URL is never echoed.
+/// allowed, bad input) is `404 no_redirect`; the input URL is never echoed. The `Location` is a
+/// URI: non-ASCII bytes of the target are percent-encoded.
 struct OpenEndpoint: Sendable {
     let context: ServerContext
 
@@ -43,7 +44,7 @@ struct OpenEndpoint: Sendable {
         }
         return HTTPResponse(
             status: 302,
-            headers: [("Location", location.string), ("Cache-Control", "no-store"), ("Content-Type", HTTPResponse.jsonContentType)],
+            headers: [("Location", location.uriString), ("Cache-Control", "no-store"), ("Content-Type", HTTPResponse.jsonContentType)],
             body: Array(#"{"redirect":true}"#.utf8))
     }
 

@@ -21,6 +21,9 @@ struct OpenRedirectTests {
             web: "https://m.trusted.com.evil.com/p/:id"
           - id: product.native
             pattern: /native
+          - id: product.unicode
+            pattern: /unicode/:id
+            web: "https://m.trusted.com/café/:id"
         """
     ]
 
@@ -129,6 +132,30 @@ struct OpenRedirectTests {
         let response = try server.get("/open", url: "myapp://nowhere#" + AppsTestServer.queryEncoded(target))
         #expect(response.status == 302)
         #expect(response.header("Location") == target)
+    }
+
+    /// A `Location` is a URI (RFC 9110 §10.2.2): the non-ASCII bytes a target takes from the
+    /// input URL, the fallback or the web template are percent-encoded as UTF-8 (RFC 3987
+    /// §3.1), and escapes already there are kept as they are.
+    @Test(
+        "non-ASCII characters of the target are percent-encoded in Location, escapes kept",
+        arguments: [
+            ("https://m.trusted.com/app$path", "myapp://x/é", "https://m.trusted.com/app/%C3%A9"),
+            ("https://m.trusted.com/app$path", "myapp://x/%C3%A9/é", "https://m.trusted.com/app/%C3%A9/%C3%A9"),
+            ("https://m.trusted.com/?$query", "myapp://x?q=%C3%A9é", "https://m.trusted.com/?q=%C3%A9%C3%A9"),
+            ("https://m.trusted.com/$fragment", "myapp://x#é", "https://m.trusted.com/%C3%A9"),
+            ("https://m.trusted.com/?from=$url", "myapp://x/é", "https://m.trusted.com/?from=myapp://x/%C3%A9"),
+            ("$#fragment", "myapp://x#" + AppsTestServer.queryEncoded("https://m.trusted.com/ça"), "https://m.trusted.com/%C3%A7a"),
+            ("$#fragment", "myapp://x#" + AppsTestServer.queryEncoded("myapp://café"), "myapp://caf%C3%A9"),
+            (nil, "myapp://product/é", "https://m.trusted.com/p/%C3%A9"),
+            (nil, "myapp://product/%2F%C3%A9%25", "https://m.trusted.com/p/%2F%C3%A9%25"),
+            (nil, "myapp://unicode/é", "https://m.trusted.com/caf%C3%A9/%C3%A9"),
+        ] as [(String?, String, String)])
+    func nonASCIILocation(fallback: String?, input: String, expected: String) throws {
+        let server = try AppsTestServer(settings: Self.settings(fallback: fallback), routes: Self.routes)
+        let response = try server.get("/open", url: input)
+        #expect(response.status == 302)
+        #expect(response.header("Location") == expected)
     }
 
     @Test("http targets need redirect_allow_http")
