@@ -7,7 +7,8 @@ struct MigrateStoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate-store",
         abstract: "Copy the admin state of a data_dir (state.json) into a PostgreSQL store.",
-        discussion: "The database must be empty (admin version 0) unless --force is given. Exit status: 0 copied, 2 on any problem."
+        discussion:
+            "--from must hold admin state. The database must be empty (admin version 0) unless --force is given. Exit status: 0 copied, 2 on any problem."
     )
 
     @Option(name: .long, help: "The data_dir holding state.json.")

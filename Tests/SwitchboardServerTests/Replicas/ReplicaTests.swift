@@ -368,4 +368,48 @@ struct ReplicaTests {
         #expect(forced.status == 0)
         #expect(try PostgresAdminStore(url: database).version() == 4)
     }
+
+    @Test func migrateStoreRefusesADirectoryThatIsMissingOrHoldsNoStateAndWritesNothing() throws {
+        let database = try Self.freshDatabase()
+        let directory = try TemporaryDirectory()
+        let missing = directory.path + "/no-such-dir"
+        let typo = try CLITests.run(["migrate-store", "--from", missing, "--to", database], in: directory)
+        #expect(typo.status == 2)
+        #expect(typo.stderr.contains("\(missing) does not exist"), "\(typo.stderr)")
+        let empty = try CLITests.run(["migrate-store", "--from", directory.path, "--to", database], in: directory)
+        #expect(empty.status == 2)
+        #expect(empty.stderr.contains("\(directory.path) holds no admin state"), "\(empty.stderr)")
+        // Not even the schema: the database is as it was.
+        let table = try PostgresConnection(database).execute("SELECT to_regclass('switchboard_state') IS NULL")
+        #expect(table.values == [["t"]])
+    }
+
+    @Test func afterAForcedMigrationEveryVersionTheHistoryListsCanBeReadAndRolledBackTo() async throws {
+        let database = try Self.freshDatabase()
+        let directory = try TemporaryDirectory()
+        var state = AdminState()
+        for id in ["r1", "r2", "r3"] {
+            state = Self.next(state) { $0.append(RewriteRule(id: id, match: "^\(id)://", target: "shopapp://me")) }
+        }
+        try FileAdminStore(directory: directory.path).save(state)
+        for arguments in [[], ["--force"]] {
+            let run = try CLITests.run(["migrate-store", "--from", directory.path, "--to", database] + arguments, in: directory)
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+
+        let server = try await Self.replica(try TestConfig.demo(), database, "forced")
+        let history = try server.client().admin("GET", "/admin/history").json
+        #expect(history["version"] as? Int == 4)
+        let versions = try #require(history["history"] as? [[String: Any]]).compactMap { $0["version"] as? Int }
+        #expect(versions == [4, 3, 2])
+        // Each listed version holds the rules the file store had at the matching version.
+        for (version, ids) in [(4, ["r1", "r2", "r3"]), (3, ["r1", "r2"]), (2, ["r1"])] {
+            let content = try server.client().admin("GET", "/admin/history/\(version)")
+            #expect(content.status == 200, "\(content.errorMessage)")
+            let rules = content.json["rules"] as? [[String: Any]] ?? []
+            #expect(rules.compactMap { $0["id"] as? String } == ids)
+            let rollback = try server.client().admin("POST", "/admin/rollback?dry_run=1", json: #"{"version": \#(version)}"#)
+            #expect(rollback.status == 200, "\(rollback.errorMessage)")
+        }
+    }
 }
