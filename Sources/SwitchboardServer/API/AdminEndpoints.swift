@@ -184,8 +184,15 @@ struct AdminEndpoints: Sendable {
     }
 
     /// `POST /admin/reload`: re-reads the config directory; `422` with every issue when it
-    /// does not load (the running state is unchanged).
+    /// does not load (the running state is unchanged). It has no dry run of its own: one asked
+    /// for is refused, since going on would reload for real.
     func reload(_ request: APIRequest) throws(APIError) -> HTTPResponse {
+        guard try !Self.isDryRun(request) else {
+            throw APIError.badRequest(
+                "invalid_parameter",
+                "a reload takes no dry_run; see what it would do with POST /admin/preview "
+                    + #"{"method": "POST", "path": "/admin/reload"}, or check the config with switchboard check"#)
+        }
         switch context.reloader.reload(.api) {
         case .success(let snapshot):
             return .json(

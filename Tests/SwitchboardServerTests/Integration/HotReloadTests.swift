@@ -164,6 +164,23 @@ extension IntegrationTests {
             #expect(fixed.json["rules"] as? Int == 6)
         }
 
+        @Test("POST /admin/reload?dry_run=1 is refused before anything is read, not carried out as a reload")
+        func reloadHasNoDryRun() async throws {
+            let config = try TestConfig.demo()
+            let server = try await InProcessServer(config: config)
+            let client = try server.client()
+            try config.write("routes.d/promo.yaml", Self.flashRoutes)
+            for query in ["dry_run=1", "dry_run=true", "dry_run=maybe"] {
+                let refused = try client.admin("POST", "/admin/reload?\(query)")
+                #expect(refused.status == 400, "\(refused.dump)")
+                #expect(refused.errorCode == "invalid_parameter")
+            }
+            #expect(try client.admin("POST", "/admin/reload?dry_run=1").errorMessage.contains("/admin/preview"))
+            #expect(try lastReload(client)["trigger"] as? String != "api")
+            #expect(try client.admin("POST", "/admin/reload?dry_run=0").status == 200)
+            #expect(try client.resolve("shopapp://flash/1").status == 200)
+        }
+
         @Test("admin rules and routes survive reloads")
         func adminStateSurvivesReload() async throws {
             let config = try TestConfig.demo()

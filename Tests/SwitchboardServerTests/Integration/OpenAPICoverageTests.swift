@@ -207,6 +207,7 @@ extension IntegrationTests {
                 }
             ),
             ("POST /admin/reload", 200, { c, _ in try c.admin("POST", "/admin/reload") }),
+            ("POST /admin/reload", 400, { c, _ in try c.admin("POST", "/admin/reload?dry_run=1") }),
             ("POST /admin/rollback", 200, { c, _ in try c.admin("POST", "/admin/rollback", json: #"{"version":1}"#) }),
             ("POST /admin/rollback", 404, { c, _ in try c.admin("POST", "/admin/rollback", json: #"{"version":9999}"#) }),
             ("POST /admin/rollback", 400, { c, _ in try c.admin("POST", "/admin/rollback", json: #"{"version":"one"}"#) }),
