@@ -44,6 +44,8 @@ struct ResolveEndpoint: Sendable {
                 : "missing url parameter: GET /resolve?url=<percent-encoded URL>"
             throw APIError.badRequest("invalid_url", message)
         }
+        // The asking app's parameters count once, like every parameter of an endpoint.
+        for name in ["platform", "appVersion", "device"] { _ = try request.queryValue(name) }
         let requestContext = RequestContext(request: request.http, query: request.query, now: context.clock())
         if try Self.explainFlag(request) {
             let answer = resolve(url, with: snapshot, context: requestContext, explain: true)

@@ -87,6 +87,16 @@ struct ConditionalRulesTests {
         #expect(old.status == 404)
     }
 
+    @Test(
+        "platform, appVersion or device given twice is a 400: neither value is taken",
+        arguments: ["platform=ios&platform=android", "appVersion=5.3.1&appVersion=4", "device=a&device=b"])
+    func contextGivenTwice(query: String) throws {
+        let server = try Self.server(TestClock(Self.start))
+        let response = try server.request("GET", "/resolve?url=\(AppsTestServer.queryEncoded("shopapp://home"))&\(query)")
+        #expect(response.status == 400)
+        #expect(response.text.contains("invalid_parameter"), "\(response.text)")
+    }
+
     @Test("a 10 % rollout: stable per device, about 10 % of devices")
     func rollout() throws {
         let server = try Self.server(TestClock(Self.start))
