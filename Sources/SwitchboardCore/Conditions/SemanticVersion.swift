@@ -1,5 +1,8 @@
 /// An app version, `MAJOR[.MINOR[.PATCH]][-PRERELEASE]`: missing parts are 0, and a
-/// pre-release sorts before its release (`5.2.0-beta < 5.2.0`); pre-releases compare as text.
+/// pre-release sorts before its release (`5.2.0-beta < 5.2.0`). Pre-releases compare as
+/// SemVer 2.0.0 §11 says, identifier by identifier between the dots: numbers as numbers
+/// (`rc.2 < rc.10`), below words, words as ASCII text, and a shorter list first when it is a
+/// prefix of the longer (`alpha < alpha.1`).
 public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The first number.
     public let major: Int
@@ -46,8 +49,35 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
         switch (lhs.prerelease, rhs.prerelease) {
         case (nil, _): return false
         case (_?, nil): return true
-        case (let left?, let right?): return left < right
+        case (let left?, let right?): return precedes(left, right)
         }
+    }
+
+    /// Whether pre-release `left` sorts before `right` (SemVer 2.0.0 §11). Numbers equal in
+    /// value but written differently (`01`, `1`) fall back to their text, so that the order
+    /// agrees with `==`.
+    private static func precedes(_ left: String, _ right: String) -> Bool {
+        let leftIdentifiers = left.split(separator: ".", omittingEmptySubsequences: false)
+        let rightIdentifiers = right.split(separator: ".", omittingEmptySubsequences: false)
+        for (leftIdentifier, rightIdentifier) in zip(leftIdentifiers, rightIdentifiers) where leftIdentifier != rightIdentifier {
+            switch (number(leftIdentifier), number(rightIdentifier)) {
+            case (let leftNumber?, let rightNumber?):
+                return leftNumber != rightNumber ? leftNumber < rightNumber : leftIdentifier < rightIdentifier
+            case (_?, nil): return true
+            case (nil, _?): return false
+            case (nil, nil): return leftIdentifier.utf8.lexicographicallyPrecedes(rightIdentifier.utf8)
+            }
+        }
+        return leftIdentifiers.count < rightIdentifiers.count
+    }
+
+    /// The value of an identifier made of digits only (`nil` for a word, or a number too long
+    /// for an integer, which then compares as text).
+    private static func number(_ identifier: Substring) -> UInt64? {
+        guard !identifier.isEmpty, identifier.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            return nil
+        }
+        return UInt64(identifier)
     }
 }
 
@@ -86,7 +116,37 @@ public struct VersionRange: Sendable, Hashable, CustomStringConvertible {
         guard !comparators.isEmpty else {
             throw ConditionError(message: "appVersion is empty; write a range such as '>=5.2.0 <6'")
         }
+        if let (lower, upper) = Self.emptyBounds(comparators) {
+            throw ConditionError(
+                message: "appVersion '\(text)' holds for no version: '\(lower)' and '\(upper)' exclude each other")
+        }
         self.comparators = comparators
+    }
+
+    /// Two comparators that no version satisfies together (the highest lower bound above the
+    /// lowest upper bound, or both at one version with either excluding it), or `nil`.
+    private static func emptyBounds(_ comparators: [(op: Operator, version: SemanticVersion)]) -> (String, String)? {
+        typealias Bound = (version: SemanticVersion, isStrict: Bool, text: String)
+        var lower: Bound?
+        var upper: Bound?
+        for (op, version) in comparators {
+            let text = op.rawValue + version.description
+            if op == .greaterOrEqual || op == .greater || op == .equal {
+                let bound = (version, op == .greater, text)
+                if let current = lower, current.version > version || (current.version == version && current.isStrict) { continue }
+                lower = bound
+            }
+            if op == .lessOrEqual || op == .less || op == .equal {
+                let bound = (version, op == .less, text)
+                if let current = upper, current.version < version || (current.version == version && current.isStrict) { continue }
+                upper = bound
+            }
+        }
+        guard let lower, let upper else { return nil }
+        if lower.version > upper.version || (lower.version == upper.version && (lower.isStrict || upper.isStrict)) {
+            return (lower.text, upper.text)
+        }
+        return nil
     }
 
     public var description: String { text }

@@ -27,6 +27,40 @@ struct ConditionTests {
         }
     }
 
+    @Test("pre-releases compare as SemVer 2.0.0 §11 says: numbers as numbers, below words, a prefix first")
+    func prereleaseOrder() throws {
+        let ordered = [
+            "1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta", "1.0.0-beta.2", "1.0.0-beta.11", "1.0.0-rc.1",
+            "1.0.0-rc.2", "1.0.0-rc.10", "1.0.0",
+        ]
+        let versions = try ordered.map { try #require(SemanticVersion($0)) }
+        for (earlier, later) in zip(versions, versions.dropFirst()) {
+            #expect(earlier < later, "\(earlier) < \(later)")
+            #expect(!(later < earlier), "\(later) < \(earlier)")
+        }
+        #expect(try VersionRange(">=5.2.0-rc.2").contains(#require(SemanticVersion("5.2.0-rc.10"))))
+        // Written differently, equal in value: ordered by text, so that < agrees with ==.
+        let one = try #require(SemanticVersion("1.0.0-rc.1"))
+        let padded = try #require(SemanticVersion("1.0.0-rc.01"))
+        #expect(one != padded && (padded < one) != (one < padded))
+    }
+
+    @Test(
+        "a range no version satisfies is refused, naming the two bounds",
+        arguments: [">=6 <5", ">5 <5", ">=5 <5", "=5 =6", ">5.0.0 <=5", "<5.0.0-beta >=5.0.0"])
+    func emptyRange(text: String) {
+        #expect {
+            try VersionRange(text)
+        } throws: { error in
+            (error as? ConditionError)?.message.contains("holds for no version") == true
+        }
+    }
+
+    @Test("a narrow range that some version satisfies is taken", arguments: [">=5 <=5", "=5 >=5", ">5.0.0 <5.0.1", ">=5.0.0-rc.1 <5.0.0"])
+    func narrowRange(text: String) throws {
+        _ = try VersionRange(text)
+    }
+
     @Test("RFC 3339 instants, time zone required")
     func dates() {
         #expect(RFC3339.seconds("1970-01-01T00:00:00Z") == 0)
