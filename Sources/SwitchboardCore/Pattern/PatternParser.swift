@@ -388,6 +388,15 @@ struct PatternParser {
                 var end = index
                 while end < located.count, located[end].character != "/" { end += 1 }
                 let raw = String(located[index..<end].map(\.character))
+                // A URL's `?` or `#` never reaches its path: such a segment would match only its
+                // escaped spelling, which is not what anyone writing it means.
+                if let mark = located[index..<end].first(where: { $0.character == "?" || $0.character == "#" }) {
+                    let (part, escape) = mark.character == "?" ? ("query", "%3F") : ("fragment", "%23")
+                    throw error(
+                        "'\(mark.character)' starts a URL's \(part), which patterns do not match (a pattern matches the path; "
+                            + "query parameters become params); write \(escape) for a literal '\(mark.character)'",
+                        at: mark.position)
+                }
                 guard let decoded = PercentEncoding.decode(raw, plusAsSpace: false) else {
                     throw error("invalid percent-escape or invalid UTF-8 in '\(raw)'", at: start.position)
                 }

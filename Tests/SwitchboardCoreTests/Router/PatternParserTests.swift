@@ -71,6 +71,9 @@ struct PatternParserTests {
     @Test func staticSegmentsAreDecoded() throws {
         let pattern = try #require(try RoutePattern.parse("/caf%C3%A9/a%2Fb").first)
         #expect(pattern.segments == [.literal("café"), .literal("a/b")])
+        // Escaped, `?` and `#` are plain characters of a segment; in a regex they keep their meaning.
+        let escaped = try #require(try RoutePattern.parse("/a%3Fb/c%23d/:n<[0-9]+?>").first)
+        #expect(escaped.segments.prefix(2) == [.literal("a?b"), .literal("c#d")])
     }
 
     @Test(arguments: [
@@ -102,6 +105,9 @@ struct PatternParserTests {
         ("https://shop.example.com:84x3/p", "invalid port '84x3'", 25),
         ("https://shop.example.com:65536/p", "invalid port '65536'", 25),
         ("https://[::1]:99999999999999999999/p", "invalid port", 14),
+        ("/a?b=1", "starts a URL's query", 2),
+        ("/user#/view/:id", "starts a URL's fragment", 5),
+        ("shopapp://item/x?y", "write %3F", 16),
     ])
     func invalidPatterns(text: String, message: String, position: Int) {
         do {
