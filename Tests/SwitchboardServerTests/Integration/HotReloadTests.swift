@@ -93,7 +93,9 @@ extension IntegrationTests {
         func largeJSONRouteFile() async throws {
             let config = try TestConfig.demo()
             let server = try await InProcessServer(config: config)
-            let client = try server.client()
+            // A debug build reloading 5,000 routes (Yams reads half of them) beside suites that
+            // compile Swift can take longer than the default 10 s.
+            let client = try server.client(timeout: .seconds(60))
             func routeID(_ n: Int) throws -> String? {
                 try client.resolve("shopapp://bulk\(n)/7").json["routeId"] as? String
             }
