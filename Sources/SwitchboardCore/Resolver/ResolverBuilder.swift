@@ -122,7 +122,12 @@ public struct ResolverBuilder: Sendable {
             }
         }
         var template: RewriteTemplate?
-        if let fallback {
+        if fallback?.isEmpty == true {
+            issues.append(
+                Issue(
+                    subject: .fallback, code: "invalid_template",
+                    message: "the fallback is empty; leave it out for no fallback, or give a URL template"))
+        } else if let fallback {
             do {
                 template = try RewriteTemplate(fallback, captureCount: 0)
             } catch {

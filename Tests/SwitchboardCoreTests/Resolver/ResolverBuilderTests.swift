@@ -66,6 +66,13 @@ struct ResolverBuilderTests {
         #expect(Self.buildIssues(builder).map(\.subject) == [.fallback])
     }
 
+    /// An empty fallback would answer every unmatched link with `"fallback": ""`.
+    @Test func anEmptyFallbackIsRefused() {
+        let issues = Self.buildIssues(ResolverBuilder(policy: Self.policy, fallback: ""))
+        #expect(issues.map(\.subject) == [.fallback])
+        #expect(issues.first?.message.contains("empty") == true)
+    }
+
     @Test(arguments: [false, true])
     func conflictNamesBothIDs(reversed: Bool) throws {
         var builder = ResolverBuilder(policy: Self.policy)
