@@ -127,8 +127,11 @@ package final class AdminWriter: Sendable {
     /// - Throws: ``AdminChangeError`` (`storeUnavailable`, `conflict`) when the store cannot be
     ///   read or its state does not build with this replica's config; the running state stays.
     package func syncFromStore() throws(AdminChangeError) {
+        // Read outside the holder's lock: a store that is slow or frozen must not hold up
+        // reloads and changes while this waits for it.
+        let stored = try loadStoredState()
         var (_, replaced) = try holder.update { (running) throws(AdminChangeError) -> (next: Snapshot?, result: Void) in
-            (try loadNewerStoredState(than: running), ())
+            (try snapshot(of: stored, over: running), ())
         }
         if let old = replaced.take() { reclaimer.reclaim(old) }
     }
@@ -201,12 +204,20 @@ package final class AdminWriter: Sendable {
 
     /// The snapshot of the stored state when it is newer than `running`'s, else `nil`.
     private func loadNewerStoredState(than running: Snapshot) throws(AdminChangeError) -> Snapshot? {
-        let stored: AdminState
+        try snapshot(of: try loadStoredState(), over: running)
+    }
+
+    /// The state in the store.
+    private func loadStoredState() throws(AdminChangeError) -> AdminState {
         do {
-            stored = try store.load()
+            return try store.load()
         } catch {
             throw AdminChangeError(.storeUnavailable, code: "store_unavailable", message: error.message)
         }
+    }
+
+    /// The snapshot of `stored` when it is newer than `running`'s, else `nil`.
+    private func snapshot(of stored: AdminState, over running: Snapshot) throws(AdminChangeError) -> Snapshot? {
         guard stored.version > running.admin.version else { return nil }
         do throws(ConfigIssues) {
             let next = try running.replacingAdminState(with: stored)

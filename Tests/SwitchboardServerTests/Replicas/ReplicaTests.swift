@@ -291,6 +291,49 @@ struct ReplicaTests {
         #expect(deleted)
     }
 
+    /// Sends `signal` to the test cluster's postmaster and every process it started (a frozen
+    /// database: `SIGSTOP`, then `SIGCONT`).
+    static func signalCluster(_ signal: String) throws {
+        let directory = try #require(TestPostgres.cluster)
+        let pidFile = try String(contentsOfFile: directory + "/data/postmaster.pid", encoding: .utf8)
+        let postmaster = try #require(pidFile.split(separator: "\n").first.map(String.init))
+        _ = system("kill -\(signal) \(postmaster) $(pgrep -P \(postmaster)) 2>/dev/null")
+    }
+
+    /// A database that stops answering without closing its connections (a frozen VM) holds up
+    /// neither a hot reload nor a write: the reload is served within seconds, and a write is a
+    /// 503 within the statement timeout instead of waiting for the thaw.
+    @Test func aFrozenDatabaseHoldsUpNeitherReloadsNorWrites() async throws {
+        let database = try Self.freshDatabase()
+        let config = try TestConfig.demo()
+        let replica = try await Self.replica(config, database, "frozen")
+        #expect(try replica.client().admin("POST", "/admin/rules", json: Self.rule).status == 201)
+        try Self.signalCluster("STOP")
+        var frozen = true
+        defer { if frozen { try? Self.signalCluster("CONT") } }
+        // Long enough for the follower's periodic check to be waiting on the frozen database.
+        try await Task.sleep(for: .seconds(6))
+        try config.write("routes.d/frozen.yaml", "module: frozen\nroutes:\n  - id: frozen.one\n    pattern: /frozen\n")
+        let reloaded = try await eventually(timeout: .seconds(4), interval: .milliseconds(100)) {
+            try replica.client().resolve("shopapp://frozen").status == 200
+        }
+        #expect(reloaded)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let write = try replica.client(timeout: .seconds(30)).admin(
+            "POST", "/admin/rules", json: #"{"id":"cold","match":"^cold://","target":"shopapp://me"}"#)
+        #expect(write.status == 503, "\(write.dump)")
+        #expect(clock.now - started < .seconds(20))
+        try Self.signalCluster("CONT")
+        frozen = false
+        let accepted = try await eventually(timeout: .seconds(15), interval: .milliseconds(200)) {
+            try replica.client(timeout: .seconds(30)).admin(
+                "POST", "/admin/rules", json: #"{"id":"warm","match":"^warm://","target":"shopapp://me"}"#
+            ).status == 201
+        }
+        #expect(accepted)
+    }
+
     /// After PostgreSQL is killed and started again, a replica catches up within a second, even
     /// with the write it missed made before its listener reconnected: the resynchronisation is
     /// retried until the store answers. Nothing acknowledged is lost, and PostgreSQL's
