@@ -129,7 +129,7 @@ public struct ResolverBuilder: Sendable {
                     message: "the fallback is empty; leave it out for no fallback, or give a URL template"))
         } else if let fallback {
             do {
-                template = try RewriteTemplate(fallback, captureCount: 0)
+                template = try RewriteTemplate(fallback, captureCount: nil)
             } catch {
                 issues.append(Issue(subject: .fallback, code: "invalid_template", message: error.description))
             }

@@ -50,9 +50,10 @@ package struct RewriteTemplate: Sendable, Hashable {
 
     /// Compiles `source`.
     /// - Parameter captureCount: the capture groups of the rule's regex; a reference above it
-    ///   is refused. Pass 0 for a template that is not tied to a regex (the fallback).
+    ///   is refused. `nil` for a template that is not tied to a regex (the fallback): only `$0`
+    ///   (always empty) may be named then.
     /// - Throws: ``TemplateError`` with the offset of the offending `$`.
-    package init(_ source: String, captureCount: Int) throws(TemplateError) {
+    package init(_ source: String, captureCount: Int?) throws(TemplateError) {
         var parser = TemplateParser(source: source, captureCount: captureCount)
         self.segments = try parser.parse()
         self.source = source

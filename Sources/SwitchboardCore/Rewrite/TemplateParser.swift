@@ -4,7 +4,8 @@
 struct TemplateParser {
     private let source: String
     private let bytes: [UInt8]
-    private let captureCount: Int
+    /// The regex's capture groups; `nil` when the template has no regex (the fallback).
+    private let captureCount: Int?
     private var index = 0
     private var segments: [RewriteTemplate.Segment] = []
     private var literal: [UInt8] = []
@@ -16,7 +17,7 @@ struct TemplateParser {
     ]
     private static let knownList = "$scheme, $host, $port, $path, $query, $fragment, $url, $0…$9, ${N}"
 
-    init(source: String, captureCount: Int) {
+    init(source: String, captureCount: Int?) {
         self.source = source
         self.bytes = Array(source.utf8)
         self.captureCount = captureCount
@@ -118,6 +119,14 @@ struct TemplateParser {
     }
 
     private func group(_ number: Int, written: String, at start: Int) throws(TemplateError) -> RewriteTemplate.Variable {
+        guard let captureCount else {
+            guard number == 0 else {
+                throw error(
+                    "`\(written)` refers to a capture group, and a fallback has none (it matches no regex); "
+                        + "use $scheme, $host, $port, $path, $query, $fragment or $url", at: start)
+            }
+            return .group(number)
+        }
         guard number <= captureCount else {
             let groups = captureCount == 1 ? "1 capture group" : "\(captureCount) capture groups"
             throw error("`\(written)` refers to a group the regex does not have (it has \(groups))", at: start)

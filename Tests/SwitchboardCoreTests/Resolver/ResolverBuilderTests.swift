@@ -63,7 +63,10 @@ struct ResolverBuilderTests {
 
     @Test func fallbackCannotUseGroups() {
         let builder = ResolverBuilder(policy: Self.policy, fallback: "https://m.example.com/$1")
-        #expect(Self.buildIssues(builder).map(\.subject) == [.fallback])
+        let issues = Self.buildIssues(builder)
+        #expect(issues.map(\.subject) == [.fallback])
+        #expect(issues.first?.message.contains("a fallback has none") == true, "\(issues)")
+        #expect(Self.buildIssues(ResolverBuilder(policy: Self.policy, fallback: "https://m.example.com/$0$url")).isEmpty)
     }
 
     /// An empty fallback would answer every unmatched link with `"fallback": ""`.
