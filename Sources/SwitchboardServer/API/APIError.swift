@@ -53,11 +53,12 @@ package struct APIError: Error, Sendable {
 }
 
 extension ConfigIssue {
-    /// The issue as listed in `"errors"`: `{"file"?, "item"?, "message"}`.
+    /// The issue as listed in `"errors"`: `{"file"?, "item"?, "code"?, "message"}`.
     var json: JSONValue {
         var members: [(key: String, value: JSONValue)] = []
         if let file { members.append(("file", .string(file))) }
         if let item { members.append(("item", .string(item))) }
+        if let code { members.append(("code", .string(code))) }
         members.append(("message", .string(message)))
         return .object(members)
     }

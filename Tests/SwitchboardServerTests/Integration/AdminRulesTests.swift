@@ -130,7 +130,15 @@ extension IntegrationTests {
                 #expect(refused.errorMessage.contains("rule #2"), "\(refused.errorMessage)")
                 #expect(refused.errorMessage.contains("bad"))
                 #expect(refused.etag == nil)
+                let errors = refused.json["errors"] as? [[String: Any]] ?? []
+                #expect(errors.map { $0["code"] as? String } == ["invalid_regex"], "\(refused.text)")
             }
+            // Each entry of errors says what is wrong with its rule.
+            let impossible = #"{"id":"w","match":"^a://x","target":"shopapp://me","when":{"appVersion":">=6 <5"}}"#
+            let refusedCondition = try client.admin("POST", "/admin/rules", json: impossible)
+            #expect(refusedCondition.status == 400)
+            let conditionErrors = refusedCondition.json["errors"] as? [[String: Any]] ?? []
+            #expect(conditionErrors.map { $0["code"] as? String } == ["invalid_condition"], "\(refusedCondition.text)")
             // A bad template (unknown variable, group out of range) is refused the same way.
             let badTemplate = #"{"rules":[{"id":"t","match":"^a://(x)","target":"shopapp://$2"}]}"#
             #expect(try client.admin("POST", "/admin/rules", json: badTemplate).status == 400)
