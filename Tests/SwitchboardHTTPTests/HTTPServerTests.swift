@@ -367,7 +367,13 @@ struct HTTPServerTests {
         }.value
         #expect(clock.now - started < .seconds(2))
         #expect(echo.logs.all.contains { $0.message == "HTTP server stopped" })
-        #expect(try client.waitForClose(timeout: .seconds(2)))
+        // The connection ends: closed unanswered, or, when a worker got to the resumed
+        // connection before the daemon closed it, answered 503 and closed.
+        if try !client.waitForClose(timeout: .seconds(5)) {
+            let response = try client.readResponse(method: "POST")
+            #expect(response.status == 503, "\(response.status)")
+            #expect(try client.waitForClose(timeout: .seconds(5)))
+        }
         // The handler ends after the daemon: its answer has nowhere to go and is dropped.
         echo.releaseSlowRequests()
         _ = usleep(200_000)
