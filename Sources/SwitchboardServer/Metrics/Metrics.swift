@@ -10,7 +10,9 @@ import Synchronization
 ///
 /// Per-request counters are sharded by thread: each worker thread records into its own
 /// shard under a lock nobody else wants, so requests on different threads never wait for each
-/// other (one shared lock would be contended by every request). A scrape sums the shards.
+/// other (one shared lock would be contended by every request). A request only appends what
+/// it counts to its shard's batch, which is folded into the series a batch at a time
+/// (``RequestCounters``). A scrape folds and sums the shards.
 ///
 /// `switchboard_route_hits_total` is bounded: at most `routeSeriesLimit` routes get a series
 /// of their own (the first ones scraped, by hits), every other route counts under
@@ -29,77 +31,6 @@ package final class Metrics: Sendable {
     /// The label value of the routes without a series of their own.
     static let otherRoutes = "_other"
 
-    private struct Histogram {
-        var counts: [Int]
-        var sum = 0.0
-        var total = 0
-
-        init(buckets: Int) {
-            counts = [Int](repeating: 0, count: buckets)
-        }
-
-        mutating func record(_ seconds: Double, bounds: [Double]) {
-            if let bucket = bounds.firstIndex(where: { seconds <= $0 }) { counts[bucket] += 1 }
-            sum += seconds
-            total += 1
-        }
-
-        mutating func add(_ other: Histogram) {
-            for index in counts.indices { counts[index] += other.counts[index] }
-            sum += other.sum
-            total += other.total
-        }
-    }
-
-    /// What requests record; one per shard, summed for a scrape.
-    private struct RequestCounters {
-        var requests: [RequestKey: Int] = [:]
-        var latency: [String: Histogram] = [:]
-        var routeHits: [String: Int] = [:]
-        var ruleHits: [String: Int] = [:]
-        var ruleErrors = 0
-        var ruleLimitHits = 0
-        var constraintLimitHits = 0
-        var cacheHits = 0
-        var cacheMisses = 0
-        /// Where the last request's series are, found again without hashing while requests
-        /// keep coming to the same endpoint with the same status (most do). A dictionary index
-        /// stays valid until a key is inserted, and keys are only inserted by ``count(_:seconds:)``,
-        /// which then takes the indices afresh.
-        private var lastRequest:
-            (key: RequestKey, requests: Dictionary<RequestKey, Int>.Index, latency: Dictionary<String, Histogram>.Index)?
-
-        /// Counts one answered request and its latency.
-        mutating func count(_ key: RequestKey, seconds: Double) {
-            if let last = lastRequest, last.key == key {
-                requests.values[last.requests] += 1
-                latency.values[last.latency].record(seconds, bounds: Metrics.latencyBuckets)
-                return
-            }
-            requests[key, default: 0] += 1
-            latency[key.endpoint, default: Histogram(buckets: Metrics.latencyBuckets.count)]
-                .record(seconds, bounds: Metrics.latencyBuckets)
-            if let requestsIndex = requests.index(forKey: key), let latencyIndex = latency.index(forKey: key.endpoint) {
-                lastRequest = (key, requestsIndex, latencyIndex)
-            }
-        }
-
-        mutating func add(_ other: RequestCounters) {
-            lastRequest = nil  // merging may insert keys
-            requests.merge(other.requests, uniquingKeysWith: +)
-            for (endpoint, histogram) in other.latency {
-                latency[endpoint, default: Histogram(buckets: Metrics.latencyBuckets.count)].add(histogram)
-            }
-            routeHits.merge(other.routeHits, uniquingKeysWith: +)
-            ruleHits.merge(other.ruleHits, uniquingKeysWith: +)
-            ruleErrors += other.ruleErrors
-            ruleLimitHits += other.ruleLimitHits
-            constraintLimitHits += other.constraintLimitHits
-            cacheHits += other.cacheHits
-            cacheMisses += other.cacheMisses
-        }
-    }
-
     /// What reloads and snapshot swaps record (rare).
     private struct ServiceState {
         var reloadsSucceeded = 0
@@ -110,11 +41,6 @@ package final class Metrics: Sendable {
         var routes = 0
         var rules = 0
         var adminVersion = 0
-    }
-
-    private struct RequestKey: Hashable {
-        var endpoint: String
-        var status: Int
     }
 
     /// A shard of the request counters (a class: `Mutex` cannot live in an array).
@@ -167,7 +93,7 @@ package final class Metrics: Sendable {
     ///   - seconds: time spent in the handler.
     package func recordRequest(endpoint: String, status: Int, seconds: Double) {
         currentShard.counters.withLock { state in
-            state.count(RequestKey(endpoint: endpoint, status: status), seconds: seconds)
+            state.append(.request(RequestKey(endpoint: endpoint, status: status), seconds: seconds))
         }
     }
 
@@ -186,18 +112,10 @@ package final class Metrics: Sendable {
         routeID: String?, firedRuleIDs: [String], ruleErrors: Int, limitHits: Int, constraintLimitHits: Int = 0,
         cache: ResolveCacheResult? = nil
     ) {
-        currentShard.counters.withLock { state in
-            if let routeID { state.routeHits[routeID, default: 0] += 1 }
-            for rule in firedRuleIDs { state.ruleHits[rule, default: 0] += 1 }
-            state.ruleErrors += ruleErrors
-            state.ruleLimitHits += limitHits
-            state.constraintLimitHits += constraintLimitHits
-            switch cache {
-            case .hit: state.cacheHits += 1
-            case .miss: state.cacheMisses += 1
-            case nil: break
-            }
-        }
+        let record = ResolutionRecord(
+            routeID: routeID, firedRuleIDs: firedRuleIDs, ruleErrors: ruleErrors, limitHits: limitHits,
+            constraintLimitHits: constraintLimitHits, cache: cache)
+        currentShard.counters.withLock { state in state.append(.resolution(record)) }
     }
 
     /// How many resolutions matched each of `routeIDs` since the start, summed over the shards
@@ -206,6 +124,7 @@ package final class Metrics: Sendable {
         var hits = [Int](repeating: 0, count: routeIDs.count)
         for shard in shards {
             shard.counters.withLock { state in
+                state.foldPending()
                 for (index, id) in routeIDs.enumerated() { hits[index] += state.routeHits[id] ?? 0 }
             }
         }
@@ -238,7 +157,13 @@ package final class Metrics: Sendable {
     /// The Prometheus text exposition.
     package func render() -> String {
         var counters = RequestCounters()
-        for shard in shards { counters.add(shard.counters.withLock { $0 }) }
+        for shard in shards {
+            counters.add(
+                shard.counters.withLock { state in
+                    state.foldPending()
+                    return state
+                })
+        }
         let service = service.withLock { $0 }
         var out = ""
         func family(_ name: String, _ type: String, _ help: String) {

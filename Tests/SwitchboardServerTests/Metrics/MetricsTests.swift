@@ -71,4 +71,48 @@ struct MetricsTests {
         #expect(metricValue(text, #"switchboard_route_hits_total{route="d"}"#) == nil)
         #expect(metricValue(text, #"switchboard_route_hits_total{route="_other"}"#) == 13)
     }
+
+    @Test("records from many threads at once, in full batches and partial ones, are all in the next scrape and in routeHits")
+    func concurrentRecordsAreAllCounted() async {
+        let metrics = Metrics(shardCount: 4)
+        let threads = 8
+        // Not a multiple of a batch on any thread, so that records wait when the counters are read.
+        let perThread = 1_001
+        func routeID(_ index: Int) -> String { "route\(index % 3)" }
+        func firedRules(thread: Int, index: Int) -> [String] { index % 4 == 0 ? ["r\(thread % 2)"] : [] }
+        await withTaskGroup(of: Void.self) { group in
+            for thread in 0..<threads {
+                group.addTask {
+                    for index in 0..<perThread {
+                        metrics.recordRequest(endpoint: "resolve", status: index % 10 == 0 ? 404 : 200, seconds: 0.000_003)
+                        metrics.recordResolution(
+                            routeID: routeID(index), firedRuleIDs: firedRules(thread: thread, index: index), ruleErrors: 0,
+                            limitHits: 0, cache: index % 2 == 0 ? .hit : .miss)
+                    }
+                }
+            }
+        }
+        var expected: [String: Int] = [:]
+        var routeHits: [String: Int] = [:]
+        for thread in 0..<threads {
+            for index in 0..<perThread {
+                expected[#"switchboard_http_requests_total{endpoint="resolve",status="\#(index % 10 == 0 ? 404 : 200)"}"#, default: 0] += 1
+                expected[#"switchboard_http_request_duration_seconds_count{endpoint="resolve"}"#, default: 0] += 1
+                expected[#"switchboard_resolve_cache_requests_total{result="\#(index % 2 == 0 ? "hit" : "miss")"}"#, default: 0] += 1
+                for rule in firedRules(thread: thread, index: index) {
+                    expected[#"switchboard_rule_hits_total{rule="\#(rule)"}"#, default: 0] += 1
+                }
+                routeHits[routeID(index), default: 0] += 1
+            }
+        }
+        let routes = ["route0", "route1", "route2"]
+        #expect(metrics.routeHits(routes) == routes.map { routeHits[$0] ?? 0 })
+        // Read twice: the first read folds what waits, and a second one finds nothing counted twice.
+        for _ in 0..<2 {
+            let text = metrics.render()
+            for (series, count) in expected {
+                #expect(metricValue(text, series) == Double(count), "\(series)")
+            }
+        }
+    }
 }
