@@ -25,7 +25,11 @@ import Synchronization
 /// - `explain` answers, errors and bodies over ``maximumBodyBytes`` are not cached;
 /// - an answer is stored the second time its key misses (see ``admits(_:)``): most deep links
 ///   carry a click id and are never asked again, and storing each of them would cost an entry,
-///   its allocations and a shard lock for nothing.
+///   its allocations and a shard lock for nothing;
+/// - for the same reason a key is looked up only when it was asked or stored before (its hash
+///   is in the slots ``admits(_:)`` keeps): a link asked for the first time takes no shard lock
+///   and no dictionary probe. Those slots are approximate, so a stored answer whose slot another
+///   key took is missed once, answered afresh (the same bytes), and found again from then on.
 ///
 /// Memory is bounded by a byte budget split over shards; a full shard is emptied and refills
 /// with what is asked next (cheap, and hot links come back at once). Lookups lock one shard of
@@ -130,7 +134,8 @@ final class ResolveCache: Sendable {
     /// that 0 means empty) of the last key that missed there. Lock-free and approximate: two
     /// keys sharing a slot displace each other, which only delays storing one of them.
     private let missedOnce: AtomicSlots
-    private static let missedOnceSlots = 1 << 16
+    /// Slots of ``missedOnce``.
+    static let missedOnceSlots = 1 << 16
 
     /// Slots read and written only through atomics, owned by the cache.
     private struct AtomicSlots: @unchecked Sendable {
@@ -160,12 +165,19 @@ final class ResolveCache: Sendable {
     /// key missed before, else `false` (and this miss is remembered by the key's hash).
     func admits(_ key: Key) -> Bool {
         guard isEnabled else { return false }
-        let mark = key.hash | 1
-        let slot = UnsafeAtomic<Int>(at: missedOnce.base + Int(UInt(bitPattern: key.hash) % UInt(Self.missedOnceSlots)))
-        if slot.load(ordering: .relaxed) == mark { return true }
-        slot.store(mark, ordering: .relaxed)
+        let slot = missedOnceSlot(of: key)
+        if slot.load(ordering: .relaxed) == Self.mark(of: key) { return true }
+        slot.store(Self.mark(of: key), ordering: .relaxed)
         return false
     }
+
+    /// The slot of ``missedOnce`` that remembers `key`.
+    private func missedOnceSlot(of key: Key) -> UnsafeAtomic<Int> {
+        UnsafeAtomic<Int>(at: missedOnce.base + Int(UInt(bitPattern: key.hash) % UInt(Self.missedOnceSlots)))
+    }
+
+    /// What ``missedOnce`` holds for `key`: its hash, made odd so that it is never the empty 0.
+    private static func mark(of key: Key) -> Int { key.hash | 1 }
 
     /// The key of a request, or `nil` when its answer must not be cached.
     func key(for request: HTTPRequest) -> Key? {
@@ -176,9 +188,11 @@ final class ResolveCache: Sendable {
             appHeaders: [request.header("X-App-Platform"), request.header("X-App-Version"), request.header("X-Device-Id")])
     }
 
-    /// The cached answer for `key`, if any.
+    /// The cached answer for `key`, if any; `nil` without a lookup for a key not asked or stored
+    /// before.
     func answer(for key: Key) -> Answer? {
-        shards[shardIndex(of: key)].shard.withLock { $0.answers[key] }
+        guard isEnabled, missedOnceSlot(of: key).load(ordering: .relaxed) == Self.mark(of: key) else { return nil }
+        return shards[shardIndex(of: key)].shard.withLock { $0.answers[key] }
     }
 
     /// Remembers `answer` for `key` (ignored when the body is too large for the cache).
@@ -187,6 +201,7 @@ final class ResolveCache: Sendable {
         // The body twice: once here, once in the libmicrohttpd response a hit builds.
         let cost = key.query.utf8.count + 2 * answer.body.count + Self.entryOverheadBytes
         guard cost <= shardBudgetBytes else { return }
+        missedOnceSlot(of: key).store(Self.mark(of: key), ordering: .relaxed)
         shards[shardIndex(of: key)].shard.withLock { shard in
             if shard.bytes + cost > shardBudgetBytes {
                 shard.answers.removeAll(keepingCapacity: true)

@@ -117,6 +117,30 @@ extension IntegrationTests {
             #expect(!off.admits(key) && !off.admits(key))
         }
 
+        @Test("a stored answer is found; after another key takes its admission slot it is missed once, then found again")
+        func lookupFollowsTheAdmissionSlots() throws {
+            let cache = ResolveCache(budgetBytes: 1 << 20, dependence: .init(app: false, clock: false))
+            // Two keys whose hashes share an admission slot (about 300 keys find a pair).
+            var bySlot: [UInt: ResolveCache.Key] = [:]
+            var pair: (stored: ResolveCache.Key, other: ResolveCache.Key)?
+            for index in 0..<100_000 where pair == nil {
+                let key = ResolveCache.Key(query: "url=k\(index)", appHeaders: [])
+                let slot = UInt(bitPattern: key.hash) % UInt(ResolveCache.missedOnceSlots)
+                if let earlier = bySlot[slot], earlier.hash | 1 != key.hash | 1 { pair = (earlier, key) }
+                bySlot[slot] = key
+            }
+            let (stored, other) = try #require(pair)
+            let answer = ResolveCache.Answer(status: 200, body: Array("{}".utf8), routeID: "p", firedRuleIDs: [])
+            #expect(cache.answer(for: stored) == nil)
+            cache.store(answer, for: stored)
+            #expect(cache.answer(for: stored)?.body == answer.body)
+            #expect(!cache.admits(other))  // the other key's first miss takes the slot
+            #expect(cache.answer(for: stored) == nil)
+            #expect(!cache.admits(stored))  // the stored key's miss takes it back
+            #expect(cache.answer(for: stored)?.body == answer.body)
+            #expect(cache.answer(for: other) == nil)
+        }
+
         @Test("a hot answer (one shared libmicrohttpd response) is the same on every connection, and HEAD has no body")
         func sharedResponse() async throws {
             let server = try await InProcessServer(config: .demo())
