@@ -4,16 +4,20 @@
 /// and takes its value from the highest layer that has it (captures > query > defaults);
 /// a query key given more than once is an array. Names are compared as `String`s are
 /// (canonical equivalence), so the keys are the merger's.
+///
+/// The defaults and captures are read in place from the router's tables: held as arrays, they
+/// were retained and released several times per request, and those reference counts are
+/// shared by every worker thread (see ``MatchTables``).
 struct ParamsWriter {
-    let defaults: [(name: String, value: String)]
+    let defaults: UnsafeBufferPointer<(name: String, value: String)>
     let query: UnsafeBufferPointer<QueryPiece>
-    let captures: ArraySlice<RouterBuilder.Capture>
+    let captures: UnsafeBufferPointer<RouterBuilder.Capture>
     let segments: UnsafeBufferPointer<PathSegment>
     private var isFirst = true
 
     init(
-        defaults: [(name: String, value: String)], query: UnsafeBufferPointer<QueryPiece>,
-        captures: ArraySlice<RouterBuilder.Capture>, segments: UnsafeBufferPointer<PathSegment>
+        defaults: UnsafeBufferPointer<(name: String, value: String)>, query: UnsafeBufferPointer<QueryPiece>,
+        captures: UnsafeBufferPointer<RouterBuilder.Capture>, segments: UnsafeBufferPointer<PathSegment>
     ) {
         self.defaults = defaults
         self.query = query
@@ -40,7 +44,7 @@ struct ParamsWriter {
         for index in captures.indices {
             let name = captures[index].name
             guard !hasDefault(named: name, before: defaults.count), !query.contains(where: { Self.equal(name, $0.name) }),
-                !captures[captures.startIndex..<index].indices.contains(where: { captures[$0].name == name })
+                !captures[..<index].contains(where: { $0.name == name })
             else { continue }
             memberName(to: &writer) { $0.writeString(name) }
             writeCapture(at: index, to: &writer)

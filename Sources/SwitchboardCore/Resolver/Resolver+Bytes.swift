@@ -200,18 +200,24 @@ extension Resolver {
         let route = Int(entry.route)
         guard !tables.routes.hasWeb(at: route) else { return .fullPathNeeded }
         let query = parts.query.map { UnsafeBufferPointer(rebasing: bytes[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
-        let defaults = tables.routes.defaultParams(at: route)
-        let captures = tables.captures[Int(entry.captureStart)..<Int(entry.captureStart + entry.captureCount)]
         input.writeHead(matched: true, to: &writer)
         tables.routes.writeAnswerMembers(at: route, pattern: Int(entry.pattern), to: &writer)
-        return QueryPieces.withDecoded(query) { items -> Routed in
-            guard let items, defaults.count + items.count + captures.count <= ParamsMerger.linearScanLimit else {
-                return .fullPathNeeded
+        // The defaults and captures are read in place: as arrays they would be retained, and
+        // their reference counts are shared by every worker thread.
+        return tables.captures.withUnsafeBufferPointer { allCaptures in
+            tables.routes.withDefaultParams(at: route) { defaults in
+                let captures = UnsafeBufferPointer(
+                    rebasing: allCaptures[Int(entry.captureStart)..<Int(entry.captureStart + entry.captureCount)])
+                return QueryPieces.withDecoded(query) { items -> Routed in
+                    guard let items, defaults.count + items.count + captures.count <= ParamsMerger.linearScanLimit else {
+                        return .fullPathNeeded
+                    }
+                    var params = ParamsWriter(defaults: defaults, query: items, captures: captures, segments: segments)
+                    params.write(to: &writer)
+                    writer.writeSyntax("}}")
+                    return Routed(code: entry.route)
+                }
             }
-            var params = ParamsWriter(defaults: defaults, query: items, captures: captures, segments: segments)
-            params.write(to: &writer)
-            writer.writeSyntax("}}")
-            return Routed(code: entry.route)
         }
     }
 }

@@ -202,8 +202,12 @@ public struct RouteList: RandomAccessCollection, Sendable {
         }
     }
 
-    /// The default params of the route at `index`.
-    func defaultParams(at index: Int) -> [(name: String, value: String)] { params[Int(records[index].params)] }
+    /// Calls `body` with the default params of the route at `index`, read in place.
+    func withDefaultParams<Result>(
+        at index: Int, _ body: (UnsafeBufferPointer<(name: String, value: String)>) -> Result
+    ) -> Result {
+        params.withUnsafeBufferPointer { lists in lists[Int(records[index].params)].withUnsafeBufferPointer(body) }
+    }
 
     /// Whether the route at `index` has a `web` page (whose answer carries `webURL`, and
     /// `openWeb` for an app below `minAppVersion`).
