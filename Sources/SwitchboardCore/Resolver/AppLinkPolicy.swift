@@ -26,17 +26,40 @@ public struct AppLinkPolicy: Sendable, Hashable {
     /// same answer as ``isAppLink(_:)`` on its ``ParsedURL``, without making one.
     func isAppLink(_ parts: URLParts, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let scanner = URLScanner(bytes: bytes)
+        // A few schemes or domains are compared byte by byte: hashing a string made of them
+        // costs more (and a host of 16 bytes or more would be a heap string); many go through
+        // the set.
         guard parts.isHTTP else {
-            return !schemes.isEmpty && schemes.contains(scanner.makeString(parts.scheme, lowercasingASCII: true))
+            guard !schemes.isEmpty else { return false }
+            guard schemes.count <= Self.byteComparisonLimit else {
+                return schemes.contains(scanner.makeString(parts.scheme, lowercasingASCII: true))
+            }
+            let schemeBytes = UnsafeBufferPointer(rebasing: bytes[parts.scheme])
+            return schemes.contains { Self.equalsSchemeLowercased($0, schemeBytes) }
         }
         guard let host = parts.host, !domains.isEmpty else { return false }
         let hostBytes = UnsafeBufferPointer(rebasing: bytes[host])
-        // A few domains are compared byte by byte (a host of 16 bytes or more would be a heap
-        // string); many go through the set.
-        guard domains.count <= 8 else {
+        guard domains.count <= Self.byteComparisonLimit else {
             return domains.contains(scanner.makeString(host, lowercasingASCII: true))
         }
         return domains.contains { Self.equalsLowercased($0, hostBytes) }
+    }
+
+    /// The most schemes or domains compared byte by byte rather than through their set.
+    private static let byteComparisonLimit = 8
+
+    /// Whether `scheme`, lowercased as ``ParsedURL`` lowercases a scheme (its ASCII letters;
+    /// a scheme has no other letters), is `expected`.
+    private static func equalsSchemeLowercased(_ expected: String, _ scheme: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard expected.utf8.count == scheme.count else { return false }
+        var index = 0
+        for expectedByte in expected.utf8 {
+            var byte = scheme[index]
+            if byte &- UInt8(ascii: "A") < 26 { byte |= 0x20 }
+            guard byte == expectedByte else { return false }
+            index += 1
+        }
+        return true
     }
 
     /// Whether `host`, lowercased as ``ParsedURL`` lowercases an `http`/`https` host (ASCII
