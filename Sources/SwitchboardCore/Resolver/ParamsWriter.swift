@@ -6,8 +6,8 @@
 /// (canonical equivalence), so the keys are the merger's.
 ///
 /// The defaults and captures are read in place from the router's tables: held as arrays, they
-/// were retained and released several times per request, and those reference counts are
-/// shared by every worker thread (see ``MatchTables``).
+/// would be retained and released several times per request, on reference counts every worker
+/// thread shares (see ``MatchTables``).
 struct ParamsWriter {
     let defaults: UnsafeBufferPointer<(name: String, value: String)>
     let query: UnsafeBufferPointer<QueryPiece>

@@ -26,10 +26,10 @@ extension Metrics {
     /// What requests record; one per shard, summed for a scrape.
     ///
     /// A request appends its records to a batch, and the batch is folded into the series once
-    /// ``batchCount`` records wait, or when the counters are read. Folding one record at a
-    /// time, each request met the dictionaries' and the histogram's code and memory cold on a
-    /// loaded server; in a batch, the records after the first find them warm (BENCHMARKS.md
-    /// "Eighth pass"). Every reader folds first, so a scrape sees every record made before it.
+    /// ``batchCount`` records wait, or when the counters are read. Folded one at a time, every
+    /// request would meet the dictionaries' and the histogram's code and memory cold on a loaded
+    /// server; in a batch, the records after the first find them warm (BENCHMARKS.md "Eighth
+    /// pass"). Every reader folds first, so a scrape sees every record made before it.
     struct RequestCounters {
         /// Records kept before they are folded.
         static let batchCount = 64
