@@ -80,8 +80,12 @@ struct ResolveEndpoint: Sendable {
         case .hit(let response): return .response(response)
         case .miss(let key): cacheKey = key
         }
-        // No query parameter names the app: its headers alone describe it.
-        let requestContext = RequestContext(request: request, query: [], now: context.clock())
+        // No query parameter names the app: its headers alone describe it. They, and the clock,
+        // are read only when the snapshot's answers can depend on them: a scan of the headers
+        // and a clock read on every request would go to waste.
+        let dependence = snapshot.contextDependence
+        var requestContext = dependence.app ? RequestContext(request: request, query: [], now: 0) : RequestContext()
+        requestContext.now = dependence.clock ? context.clock() : nil
         let summary = query.withUTF8 { bytes -> ResolveSummary? in
             guard let value = Self.onlyURLValue(inRawQuery: bytes) else { return nil }
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: value.count) { decoded in

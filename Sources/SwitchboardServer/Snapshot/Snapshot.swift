@@ -47,6 +47,9 @@ package final class Snapshot: Sendable, AtomicReference {
     private let components: Mutex<AppLinkComponents?>
     /// Finished `GET /resolve` answers computed from this snapshot (dies with it).
     let resolveCache: ResolveCache
+    /// What this snapshot's answers depend on besides the URL (worked out once: it walks
+    /// every rule).
+    let contextDependence: Resolver.ContextDependence
 
     init(
         resolver: Resolver, config: ConfigDirectory, admin: AdminState, routeFiles: [RouteFileSummary],
@@ -61,8 +64,9 @@ package final class Snapshot: Sendable, AtomicReference {
         self.routeFiles = routeFiles
         self.configRouteCount = configRouteCount
         self.components = Mutex(components)
-        self.resolveCache = ResolveCache(
-            budgetBytes: config.settings.resolveCacheBytes, dependence: resolver.contextDependence)
+        let contextDependence = resolver.contextDependence
+        self.contextDependence = contextDependence
+        self.resolveCache = ResolveCache(budgetBytes: config.settings.resolveCacheBytes, dependence: contextDependence)
         self.builtAt = Date()
     }
 
