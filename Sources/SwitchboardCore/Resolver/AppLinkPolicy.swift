@@ -35,7 +35,7 @@ public struct AppLinkPolicy: Sendable, Hashable {
                 return schemes.contains(scanner.makeString(parts.scheme, lowercasingASCII: true))
             }
             let schemeBytes = UnsafeBufferPointer(rebasing: bytes[parts.scheme])
-            return schemes.contains { Self.equalsSchemeLowercased($0, schemeBytes) }
+            return schemes.contains { Self.equalsLowercased($0, schemeBytes) }
         }
         guard let host = parts.host, !domains.isEmpty else { return false }
         let hostBytes = UnsafeBufferPointer(rebasing: bytes[host])
@@ -48,35 +48,22 @@ public struct AppLinkPolicy: Sendable, Hashable {
     /// The most schemes or domains compared byte by byte rather than through their set.
     private static let byteComparisonLimit = 8
 
-    /// Whether `scheme`, lowercased as ``ParsedURL`` lowercases a scheme (its ASCII letters;
-    /// a scheme has no other letters), is `expected`.
-    private static func equalsSchemeLowercased(_ expected: String, _ scheme: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard expected.utf8.count == scheme.count else { return false }
-        var index = 0
-        for expectedByte in expected.utf8 {
-            var byte = scheme[index]
-            if byte &- UInt8(ascii: "A") < 26 { byte |= 0x20 }
-            guard byte == expectedByte else { return false }
-            index += 1
-        }
-        return true
-    }
-
-    /// Whether `host`, lowercased as ``ParsedURL`` lowercases an `http`/`https` host (ASCII
-    /// letters, except the hex digits of `%HH` escapes), is `domain`.
-    private static func equalsLowercased(_ domain: String, _ host: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard domain.utf8.count == host.count else { return false }
+    /// Whether `bytes`, a scheme or an `http`/`https` host, lowercased as ``ParsedURL``
+    /// lowercases them (ASCII letters, except the hex digits of `%HH` escapes, which a scheme
+    /// cannot have), are `expected`.
+    private static func equalsLowercased(_ expected: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard expected.utf8.count == bytes.count else { return false }
         var escapeDigits = 0
         var index = 0
-        for expected in domain.utf8 {
-            var byte = host[index]
+        for expectedByte in expected.utf8 {
+            var byte = bytes[index]
             if escapeDigits > 0 {
                 escapeDigits -= 1
             } else {
                 escapeDigits = byte == UInt8(ascii: "%") ? 2 : 0
                 if byte &- UInt8(ascii: "A") < 26 { byte |= 0x20 }
             }
-            guard byte == expected else { return false }
+            guard byte == expectedByte else { return false }
             index += 1
         }
         return true
