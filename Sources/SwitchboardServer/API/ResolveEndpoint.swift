@@ -84,8 +84,9 @@ struct ResolveEndpoint: Sendable {
         // are read only when the snapshot's answers can depend on them: a scan of the headers
         // and a clock read on every request would go to waste.
         let dependence = snapshot.contextDependence
-        var requestContext = dependence.app ? RequestContext(request: request, query: [], now: 0) : RequestContext()
-        requestContext.now = dependence.clock ? context.clock() : nil
+        let now = dependence.clock ? context.clock() : nil
+        let requestContext =
+            dependence.app ? RequestContext(request: request, query: [], now: now) : RequestContext(now: now)
         let summary = query.withUTF8 { bytes -> ResolveSummary? in
             guard let value = Self.onlyURLValue(inRawQuery: bytes) else { return nil }
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: value.count) { decoded in
