@@ -82,6 +82,20 @@ final class EchoServer: Sendable {
         try HTTPTestClient(port: port, timeout: timeout)
     }
 
+    /// Sends `raw` (a request no well-behaved client would write) on a new connection with a
+    /// 3 s timeout, and reads the first answer. The connection stays open for what the test
+    /// checks next: a second answer, or its close.
+    func exchange(raw: [UInt8]) throws -> (client: HTTPTestClient, response: HTTPTestResponse) {
+        let client = try client(timeout: .seconds(3))
+        try client.send(raw)
+        return (client, try client.readResponse())
+    }
+
+    /// ``exchange(raw:)`` with the request's text as UTF-8.
+    func exchange(raw: String) throws -> (client: HTTPTestClient, response: HTTPTestResponse) {
+        try exchange(raw: Array(raw.utf8))
+    }
+
     final class SlowCounter: Sendable {
         let value = Atomic<Int>(0)
         let released = Atomic<Bool>(false)

@@ -24,10 +24,7 @@ struct HTTPServerEdgeTests {
     /// The answer of a fresh echo server to one request sent as raw bytes: a request line and
     /// headers no well-behaved client would write.
     private func answer(toRaw request: [UInt8]) throws -> HTTPTestResponse {
-        let echo = try EchoServer()
-        let client = try echo.client(timeout: .seconds(3))
-        try client.send(request)
-        return try client.readResponse()
+        try EchoServer().exchange(raw: request).response
     }
 
     @Test("a client over max_connections gets 503 at once, with Retry-After, then close; probes are still answered")
@@ -141,11 +138,10 @@ struct HTTPServerEdgeTests {
     @Test("Content-Length with Transfer-Encoding is a 400 and close; the bytes after it are never run")
     func contentLengthAndTransferEncoding() throws {
         let echo = try EchoServer()
-        let client = try echo.client(timeout: .seconds(3))
-        try client.send(
-            "POST /resolve HTTP/1.1\r\nHost: t\r\nContent-Length: 43\r\nTransfer-Encoding: chunked\r\n\r\n"
+        let (client, response) = try echo.exchange(
+            raw:
+                "POST /resolve HTTP/1.1\r\nHost: t\r\nContent-Length: 43\r\nTransfer-Encoding: chunked\r\n\r\n"
                 + "0\r\n\r\nGET /admin/rules HTTP/1.1\r\nHost: t\r\n\r\n")
-        let response = try client.readResponse()
         #expect(response.status == 400)
         #expect(response.header("Connection")?.lowercased() == "close")
         #expect(try response.errorBody().code == "bad_request")
@@ -160,9 +156,7 @@ struct HTTPServerEdgeTests {
         arguments: ["gzip, chunked", "identity", "chunked, chunked", "chunked ", "chunked\t"])
     func unsupportedTransferCoding(coding: String) throws {
         let echo = try EchoServer()
-        let client = try echo.client(timeout: .seconds(3))
-        try client.send("POST /x HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: \(coding)\r\n\r\n")
-        let response = try client.readResponse()
+        let (client, response) = try echo.exchange(raw: "POST /x HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: \(coding)\r\n\r\n")
         #expect(response.status == 501)
         #expect(try response.errorBody().code == "not_implemented")
         #expect(try client.waitForClose())
@@ -285,10 +279,8 @@ struct HTTPServerEdgeTests {
         ])
     func untrustedFraming(fields: String) throws {
         let echo = try EchoServer()
-        let client = try echo.client(timeout: .seconds(3))
         let smuggled = "GET /smuggled HTTP/1.1\r\nHost: t\r\n\r\n"
-        try client.send("POST /x HTTP/1.1\r\nHost: t\r\n\(fields)\r\n\(smuggled)")
-        let response = try client.readResponse()
+        let (client, response) = try echo.exchange(raw: "POST /x HTTP/1.1\r\nHost: t\r\n\(fields)\r\n\(smuggled)")
         #expect(response.status == 400)
         #expect(response.header("Connection")?.lowercased() == "close")
         #expect(try response.errorBody().code == "bad_request")
@@ -298,9 +290,7 @@ struct HTTPServerEdgeTests {
     @Test("lines ending in a bare LF still frame a body by Content-Length, with fields after it")
     func bareLineFeedsAreNoNulByte() throws {
         let echo = try EchoServer()
-        let client = try echo.client(timeout: .seconds(3))
-        try client.send("POST /x HTTP/1.1\nHost: t\nContent-Length: 2\nX-After: 1\n\nhi")
-        let response = try client.readResponse()
+        let (_, response) = try echo.exchange(raw: "POST /x HTTP/1.1\nHost: t\nContent-Length: 2\nX-After: 1\n\nhi")
         #expect(response.status == 200)
         #expect(try response.echoed().body == "hi")
     }
@@ -310,11 +300,9 @@ struct HTTPServerEdgeTests {
         arguments: ["GET", "DELETE"])
     func expectContinueThenPipelined(method: String) throws {
         let echo = try EchoServer()
-        let client = try echo.client(timeout: .seconds(3))
-        try client.send(
-            "\(method) /first HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\n\r\n"
+        var (client, response) = try echo.exchange(
+            raw: "\(method) /first HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\n\r\n"
                 + "GET /second HTTP/1.1\r\nHost: t\r\n\r\n")
-        var response = try client.readResponse()
         if response.status == 100 { response = try client.readResponse() }
         #expect(response.status == 200)
         #expect(try response.echoed().path == "/first")
@@ -327,11 +315,10 @@ struct HTTPServerEdgeTests {
     @Test("an HTTP/1.0 request with Transfer-Encoding is a 400 and close (RFC 9112 §6.1)")
     func transferEncodingInHTTP10() throws {
         let echo = try EchoServer()
-        let client = try echo.client(timeout: .seconds(3))
-        try client.send(
-            "POST /x HTTP/1.0\r\nHost: t\r\nConnection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n"
+        let (client, response) = try echo.exchange(
+            raw:
+                "POST /x HTTP/1.0\r\nHost: t\r\nConnection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n"
                 + "2\r\nhi\r\n0\r\n\r\nGET /y HTTP/1.1\r\nHost: t\r\n\r\n")
-        let response = try client.readResponse()
         #expect(response.status == 400)
         #expect(try response.errorBody().code == "bad_request")
         #expect(try client.waitForClose(), "a second answer came after the HTTP/1.0 request")
@@ -340,9 +327,7 @@ struct HTTPServerEdgeTests {
     @Test("two different Content-Length values are a 400")
     func conflictingContentLengths() throws {
         let echo = try EchoServer()
-        let client = try echo.client(timeout: .seconds(3))
-        try client.send("POST /x HTTP/1.1\r\nHost: t\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab")
-        let response = try client.readResponse()
+        let (_, response) = try echo.exchange(raw: "POST /x HTTP/1.1\r\nHost: t\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab")
         #expect(response.status == 400)
         #expect(try response.errorBody().code == "bad_request")
     }

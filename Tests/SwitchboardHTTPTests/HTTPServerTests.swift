@@ -143,9 +143,8 @@ struct HTTPServerTests {
     @Test("Content-Length of 2 MiB gets 413 at once, before any body is sent")
     func contentLengthTooLarge() throws {
         let echo = try EchoServer()
-        let client = try echo.client(timeout: .seconds(3))
-        try client.send("POST /admin/rules HTTP/1.1\r\nHost: x\r\nContent-Length: \(2 * 1024 * 1024)\r\n\r\n")
-        let response = try client.readResponse()
+        let (client, response) = try echo.exchange(
+            raw: "POST /admin/rules HTTP/1.1\r\nHost: x\r\nContent-Length: \(2 * 1024 * 1024)\r\n\r\n")
         #expect(response.status == 413)
         #expect(try response.errorBody().code == "body_too_large")
         #expect(try client.waitForClose())
