@@ -44,21 +44,25 @@ enum JSONBodyShape {
                     findings.isTooDeep = true
                     return findings
                 }
-                containers.append(byte == UInt8(ascii: "{") ? .object(names: [], expectsName: true, current: nil) : .array)
+                containers.append(Container(isObject: byte == UInt8(ascii: "{")))
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 _ = containers.popLast()
             case UInt8(ascii: ","):
-                if case .object(let names, _, _) = containers.last {
-                    containers[containers.count - 1] = .object(names: names, expectsName: true, current: nil)
+                if let top = containers.indices.last, containers[top].isObject {
+                    containers[top].expectsName = true
+                    containers[top].current = nil
                 }
             case UInt8(ascii: "\""):
                 let end = endOfString(in: bytes, openingAt: index)
-                if case .object(var names, true, _) = containers.last {
+                if let top = containers.indices.last, containers[top].expectsName {
                     let name = decodedName(bytes[index...end])
-                    if !names.insert(name).inserted, findings.duplicate == nil {
-                        findings.duplicate = Duplicate(name: name, path: containers.dropLast().compactMap(\.currentName))
+                    // Mutated in place: names copied out and put back would copy the whole set on
+                    // every insert, quadratic in the members of one object.
+                    if !containers[top].names.insert(name).inserted, findings.duplicate == nil {
+                        findings.duplicate = Duplicate(name: name, path: containers.dropLast().compactMap(\.current))
                     }
-                    containers[containers.count - 1] = .object(names: names, expectsName: false, current: name)
+                    containers[top].expectsName = false
+                    containers[top].current = name
                 }
                 index = end
             default:
@@ -69,13 +73,19 @@ enum JSONBodyShape {
         return findings
     }
 
-    private enum Container {
-        case object(names: Set<String>, expectsName: Bool, current: String?)
-        case array
+    /// An object or array the scan is inside.
+    private struct Container {
+        let isObject: Bool
+        /// The names given so far (objects only).
+        var names: Set<String> = []
+        /// Whether the next string is a member name (never in an array).
+        var expectsName: Bool
+        /// The name of the member whose value is being scanned (objects only).
+        var current: String?
 
-        var currentName: String? {
-            if case .object(_, _, let current) = self { return current }
-            return nil
+        init(isObject: Bool) {
+            self.isObject = isObject
+            expectsName = isObject
         }
     }
 

@@ -67,3 +67,15 @@ extension IntegrationTests.RequestBodyTests {
         #expect(atTheLimit.status == 201, "\(atTheLimit.dump)")
     }
 }
+
+extension IntegrationTests.RequestBodyTests {
+    @Test("an object of 70,000 members, from anyone, is answered within the client's timeout: the body's scan is linear")
+    func manyMembers() async throws {
+        let server = try await InProcessServer(config: .demo())
+        let members = (0..<70_000).map { #""k\#($0)": 0"# }.joined(separator: ",")
+        let body = #"{"urls": ["shopapp://product/1"], "context": {"# + members + "}}"
+        let response = try server.client(timeout: .seconds(20)).request(
+            "POST", "/resolve", headers: [("Content-Type", "application/json")], body: Array(body.utf8))
+        #expect(response.status == 200, "\(response.dump)")
+    }
+}
