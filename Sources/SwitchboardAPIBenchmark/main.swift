@@ -93,7 +93,7 @@ func answerAll(_ queries: [[UInt8]], with api: SwitchboardAPI, lane: Bool, evict
         if lane {
             body.removeAll(keepingCapacity: true)
             switch api.answerDirectly(request, body: &body) {
-            case .written(let written, _): status = written
+            case .written(let written, _), .json(let written): status = written
             case .response(let response): status = response.status
             case .declined: status = api.handle(request).status
             }

@@ -35,6 +35,9 @@ struct DirectAnswerTests {
                     case "/direct":
                         body.append(contentsOf: Array((request.query ?? "").utf8))
                         return .written(status: 201, headers: [("Content-Type", "text/plain"), ("X-Direct", "yes")])
+                    case "/json":
+                        body.append(contentsOf: Array(#"{"query":"\#(request.query ?? "")"}"#.utf8))
+                        return .json(status: 203)
                     case "/whole":
                         return .response(.text(status: 202, "whole"))
                     default:
@@ -62,6 +65,19 @@ struct DirectAnswerTests {
         let whole = try client.request("GET", "/whole")
         #expect(whole.status == 202)
         #expect(whole.text == "whole")
+    }
+
+    @Test("a JSON answer is sent with the JSON content type, and only its own body, request after request")
+    func jsonAnswers() throws {
+        let server = try Server()
+        let client = try HTTPTestClient(port: server.server.boundPort)
+        for query in ["a-long-first-query-of-many-bytes", "b", String(repeating: "y", count: 3_000)] {
+            let response = try client.request("GET", "/json?\(query)")
+            #expect(response.status == 203)
+            #expect(response.text == #"{"query":"\#(query)"}"#)
+            #expect(response.header("Content-Type") == HTTPResponse.jsonContentType)
+            #expect(response.header("Content-Length") == "\(response.body.count)")
+        }
     }
 
     @Test("declined requests and other methods reach the handler; only GET is offered")

@@ -1,6 +1,8 @@
 extension HTTPResponse {
     /// The `Content-Type` of JSON bodies.
-    package static let jsonContentType = "application/json; charset=utf-8"
+    package static let jsonContentType = jsonContentTypeText.description
+    /// ``jsonContentType`` as a constant C string, for the server to hand to libmicrohttpd as is.
+    static let jsonContentTypeText: StaticString = "application/json; charset=utf-8"
     /// The `Content-Type` of plain-text bodies.
     package static let textContentType = "text/plain; charset=utf-8"
 

@@ -132,8 +132,14 @@ final class ConnectionRegistry: Sendable {
 
     /// `now` plus `duration`, in the clock of ``now()``.
     static func time(after duration: Duration, from now: UInt64 = ConnectionRegistry.now()) -> UInt64 {
+        now &+ nanoseconds(of: duration)
+    }
+
+    /// `duration` in whole nanoseconds (0 when negative): what ``time(after:from:)`` adds. The
+    /// per-request deadlines take it once: `Duration`'s components cost a 128-bit multiply.
+    static func nanoseconds(of duration: Duration) -> UInt64 {
         let (seconds, attoseconds) = duration.components
-        return now &+ UInt64(max(0, seconds)) &* 1_000_000_000 &+ UInt64(max(0, attoseconds) / 1_000_000_000)
+        return UInt64(max(0, seconds)) &* 1_000_000_000 &+ UInt64(max(0, attoseconds) / 1_000_000_000)
     }
 
     /// Connections open now, within the limits or not.

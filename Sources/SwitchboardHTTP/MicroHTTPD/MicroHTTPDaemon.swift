@@ -193,6 +193,10 @@ final class MicroHTTPDaemonContext: Sendable {
     /// value, released when the thread ends); `nil` when the process has no key left, and
     /// each direct answer then gets a buffer of its own.
     private let bodyBufferKey: pthread_key_t?
+    /// How long a request may take to arrive once its line is in, in nanoseconds.
+    private let requestDeadlineNanoseconds: UInt64
+    /// How long a keep-alive connection may idle and then send its next request, in nanoseconds.
+    private let keepAliveDeadlineNanoseconds: UInt64
     /// Requests seen by the URI log callback and not yet completed.
     let inFlightRequests = Atomic<Int>(0)
     /// Set when shutdown begins: every response then carries `Connection: close`.
@@ -227,6 +231,9 @@ final class MicroHTTPDaemonContext: Sendable {
                 keepAliveIdle: configuration.connectionTimeout,
                 overLimitGrace: min(configuration.requestTimeout, .seconds(2))))
         self.registry = registry
+        requestDeadlineNanoseconds = ConnectionRegistry.nanoseconds(of: registry.limits.requestTimeout)
+        keepAliveDeadlineNanoseconds = ConnectionRegistry.nanoseconds(
+            of: registry.limits.keepAliveIdle + registry.limits.requestTimeout)
         self.probePaths = configuration.probePaths
         self.logger = logger
         self.refusalResponder = refusalResponder
@@ -287,7 +294,7 @@ final class MicroHTTPDaemonContext: Sendable {
         }
         let registered = connection.flatMap(Self.registeredConnection)
         // The request line is in: the rest of the request has requestTimeout from now.
-        registered?.tighten(to: ConnectionRegistry.time(after: registry.limits.requestTimeout))
+        registered?.tighten(to: ConnectionRegistry.now() &+ requestDeadlineNanoseconds)
         inFlightRequests.add(1, ordering: .sequentiallyConsistent)
         let assembler = HTTPRequestAssembler(target: target, limits: limits, connection: registered)
         assembler.rawTargetEnd = targetEnd
@@ -300,8 +307,7 @@ final class MicroHTTPDaemonContext: Sendable {
         slot.pointee = nil
         let released = Unmanaged<HTTPRequestAssembler>.fromOpaque(assembler)
         // A keep-alive connection may idle, then has requestTimeout for its next request.
-        released.takeUnretainedValue().connection?.arm(
-            at: ConnectionRegistry.time(after: registry.limits.keepAliveIdle + registry.limits.requestTimeout))
+        released.takeUnretainedValue().connection?.arm(at: ConnectionRegistry.now() &+ keepAliveDeadlineNanoseconds)
         released.release()
         let remaining = inFlightRequests.subtract(1, ordering: .sequentiallyConsistent).newValue
         // Only a draining server has waiters: the serving path never takes the lock.
@@ -496,7 +502,39 @@ final class MicroHTTPDaemonContext: Sendable {
             return queue(
                 HTTPResponse(status: status, headers: headers, body: buffer.bytes), on: connection,
                 closeConnection: closeConnection)
+        case .json(let status):
+            return queueJSON(status: status, body: buffer.bytes, on: connection, closeConnection: closeConnection)
         }
+    }
+
+    /// Queues a JSON answer with its `Content-Type` from constant C strings: the same response
+    /// as ``queue(_:on:closeConnection:)`` makes of `HTTPResponse.json(status:_:)`, without a
+    /// header list to check and copy on every request. Anything libmicrohttpd refuses is left to
+    /// that general path, which reports it.
+    private func queueJSON(status: Int, body: [UInt8], on connection: OpaquePointer, closeConnection: Bool)
+        -> MHD_Result
+    {
+        let close = closeConnection || isDraining.load(ordering: .relaxed)
+        if (200...599).contains(status),
+            let built = body.withUnsafeBytes({ bytes in
+                MHD_create_response_from_buffer(
+                    bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+            })
+        {
+            defer { MHD_destroy_response(built) }
+            if Self.addJSONContentType(to: built), !close || sb_mhd_add_response_header(built, "Connection", "close") == 1,
+                sb_mhd_queue_response(connection, UInt32(status), built) == 1
+            {
+                return .YES
+            }
+        }
+        return queue(.json(status: status, body), on: connection, closeConnection: close)
+    }
+
+    /// Adds `Content-Type: application/json; charset=utf-8` from its constant C strings.
+    private static func addJSONContentType(to response: OpaquePointer) -> Bool {
+        let value = UnsafeRawPointer(HTTPResponse.jsonContentTypeText.utf8Start).assumingMemoryBound(to: CChar.self)
+        return sb_mhd_add_response_header(response, "Content-Type", value) == 1
     }
 
     /// The calling worker thread's body buffer, made on its first direct answer (a buffer of

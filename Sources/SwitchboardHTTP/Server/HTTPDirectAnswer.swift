@@ -13,6 +13,10 @@ package enum HTTPDirectAnswer: Sendable {
     /// Answered with `status` and `headers`; the body is what the answerer wrote into the buffer
     /// it was given.
     case written(status: Int, headers: [HTTPResponse.Header])
+    /// Answered with `status` and a JSON body the answerer wrote into the buffer it was given;
+    /// the server adds `Content-Type: application/json; charset=utf-8` itself, from a constant it
+    /// need not check or copy (``HTTPResponse/jsonContentType``).
+    case json(status: Int)
     /// Answered with a finished response (a cached one keeps its reuse slot); the buffer is
     /// not sent.
     case response(HTTPResponse)

@@ -104,7 +104,7 @@ struct ResolveEndpoint: Sendable {
         guard let summary else { return .declined }
         context.trafficSample.offer(request)
         record(summary, body: body, cacheKey: cacheKey, snapshot: snapshot)
-        return .written(status: summary.status, headers: HTTPResponse.jsonHeaders)
+        return .json(status: summary.status)
     }
 
     /// The range of the `url` value in a raw query made of exactly one `url=…` parameter

@@ -113,7 +113,7 @@ package struct SwitchboardAPI: Sendable {
         let status: Int
         switch answer {
         case .declined: return .declined
-        case .written(let written, _): status = written
+        case .written(let written, _), .json(let written): status = written
         case .response(let response): status = response.status
         }
         context.metrics.recordRequest(

@@ -97,6 +97,11 @@ struct DirectAnswerTests {
         case .declined:
             #expect(body.isEmpty, "\(label): a declined request left a body")
             return false
+        case .json(let status):
+            #expect(status == table.status, "\(label)")
+            #expect(table.headers.map(\.name) == ["Content-Type"], "\(label)")
+            #expect(table.headers.map(\.value) == [HTTPResponse.jsonContentType], "\(label)")
+            #expect(String(decoding: body, as: UTF8.self) == String(decoding: table.body, as: UTF8.self), "\(label)")
         case .written(let status, let headers):
             #expect(status == table.status, "\(label)")
             #expect(headers.map { "\($0.name): \($0.value)" } == table.headers.map { "\($0.name): \($0.value)" }, "\(label)")
