@@ -18,7 +18,9 @@
 # The data lines are the firmer figure: callgrind's first-level instruction cache is not
 # cleared by the writes, so the code lines also count conflicts in it, which move with the
 # code's layout: by 10 to 35 lines between builds whose instructions per request differ by
-# under 1 %.
+# under 1 %. Nor are the code lines what a loaded server pays for: a build with 37 % fewer of
+# them (-Osize) took more CPU per request there (BENCHMARKS.md "Ninth pass"). Compare builds
+# by their data lines and their instructions.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
