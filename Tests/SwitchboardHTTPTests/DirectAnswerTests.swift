@@ -19,12 +19,19 @@ struct DirectAnswerTests {
             let methods = Mutex<[String]>([])
         }
         let offered = Offered()
+        /// Signalled when the direct answerer has taken `GET /held`, which it answers only once
+        /// ``release`` is signalled.
+        let held = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let logs: CollectingLogHandler.Store
 
         init() throws {
             var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0)
             configuration.threadPoolSize = 1
-            let (logger, _) = CollectingLogHandler.logger()
+            let (logger, logs) = CollectingLogHandler.logger()
+            self.logs = logs
             let offered = self.offered
+            let (held, release) = (self.held, self.release)
             server = try HTTPServer(
                 configuration: configuration, logger: logger,
                 directAnswerer: { request, body in
@@ -38,6 +45,11 @@ struct DirectAnswerTests {
                     case "/json":
                         body.append(contentsOf: Array(#"{"query":"\#(request.query ?? "")"}"#.utf8))
                         return .json(status: 203)
+                    case "/held":
+                        held.signal()
+                        release.wait()
+                        body.append(contentsOf: Array(#"{"held":true}"#.utf8))
+                        return .json(status: 200)
                     case "/whole":
                         return .response(.text(status: 202, "whole"))
                     default:
@@ -78,6 +90,30 @@ struct DirectAnswerTests {
             #expect(response.header("Content-Type") == HTTPResponse.jsonContentType)
             #expect(response.header("Content-Length") == "\(response.body.count)")
         }
+    }
+
+    @Test("a JSON answer made while the server drains closes its connection")
+    func jsonAnswerWhileDraining() async throws {
+        let server = try Server()
+        // Should an expectation fail early, the worker is released all the same, so that the
+        // server can stop.
+        defer { server.release.signal() }
+        let client = try HTTPTestClient(port: server.server.boundPort)
+        try client.send("GET /held HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(server.held.wait(timeout: .now() + 5) == .success)
+        let shutdown = Task { await server.server.shutdown(grace: .seconds(10)) }
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(5))
+        while !server.logs.all.contains(where: { $0.message == "HTTP server shutting down" }), clock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        server.release.signal()
+        let response = try client.readResponse()
+        #expect(response.status == 200)
+        #expect(response.text == #"{"held":true}"#)
+        #expect(response.header("Content-Type") == HTTPResponse.jsonContentType)
+        #expect(response.header("Connection")?.lowercased() == "close")
+        await shutdown.value
     }
 
     @Test("declined requests and other methods reach the handler; only GET is offered")

@@ -515,14 +515,9 @@ final class MicroHTTPDaemonContext: Sendable {
         -> MHD_Result
     {
         let close = closeConnection || isDraining.load(ordering: .relaxed)
-        if (200...599).contains(status),
-            let built = body.withUnsafeBytes({ bytes in
-                MHD_create_response_from_buffer(
-                    bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
-            })
-        {
+        if (200...599).contains(status), let built = Self.responseCopying(body) {
             defer { MHD_destroy_response(built) }
-            if Self.addJSONContentType(to: built), !close || sb_mhd_add_response_header(built, "Connection", "close") == 1,
+            if Self.addJSONContentType(to: built), !close || Self.addConnectionClose(to: built),
                 sb_mhd_queue_response(connection, UInt32(status), built) == 1
             {
                 return .YES
@@ -710,11 +705,7 @@ final class MicroHTTPDaemonContext: Sendable {
                 .responseRejected, "status \(response.status) is not a final HTTP status",
                 context: "HTTPResponse.status", fix: "use a status in 200...599")
         }
-        let created: OpaquePointer? = response.body.withUnsafeBytes { bytes in
-            MHD_create_response_from_buffer(
-                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
-        }
-        guard let mhdResponse = created else {
+        guard let mhdResponse = Self.responseCopying(response.body) else {
             throw HTTPServerError(
                 .responseRejected, "libmicrohttpd could not allocate a response of \(response.body.count) bytes",
                 context: "MHD_create_response_from_buffer")
@@ -726,6 +717,20 @@ final class MicroHTTPDaemonContext: Sendable {
             throw error
         }
         return mhdResponse
+    }
+
+    /// A new MHD response with a copy of `body` (the caller owns the reference), or `nil` when
+    /// libmicrohttpd cannot allocate it.
+    private static func responseCopying(_ body: [UInt8]) -> OpaquePointer? {
+        body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(
+                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        }
+    }
+
+    /// Adds `Connection: close` to an MHD response.
+    private static func addConnectionClose(to response: OpaquePointer) -> Bool {
+        sb_mhd_add_response_header(response, "Connection", "close") == 1
     }
 
     /// Adds `response`'s headers (and `Connection: close` when asked) to an MHD response.
@@ -750,7 +755,7 @@ final class MicroHTTPDaemonContext: Sendable {
                     context: "MHD_add_response_header", fix: "send a valid header name and value")
             }
         }
-        if closeConnection, sb_mhd_add_response_header(mhdResponse, "Connection", "close") != 1 {
+        if closeConnection, !Self.addConnectionClose(to: mhdResponse) {
             throw HTTPServerError(
                 .responseRejected, "libmicrohttpd refused \"Connection: close\"", context: "MHD_add_response_header")
         }
