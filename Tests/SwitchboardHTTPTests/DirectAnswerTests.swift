@@ -98,15 +98,20 @@ struct DirectAnswerTests {
         // Should an expectation fail early, the worker is released all the same, so that the
         // server can stop.
         defer { server.release.signal() }
-        let client = try HTTPTestClient(port: server.server.boundPort)
+        let client = try HTTPTestClient(port: server.server.boundPort, timeout: .seconds(60))
         try client.send("GET /held HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(server.held.wait(timeout: .now() + 5) == .success)
-        let shutdown = Task { await server.server.shutdown(grace: .seconds(10)) }
+        // A loaded machine may take seconds for each step: the deadlines only bound a hang.
+        try #require(server.held.wait(timeout: .now() + 30) == .success)
+        let shutdown = Task { await server.server.shutdown(grace: .seconds(60)) }
         let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(5))
-        while !server.logs.all.contains(where: { $0.message == "HTTP server shutting down" }), clock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
+        let deadline = clock.now.advanced(by: .seconds(30))
+        var draining = false
+        while !draining, clock.now < deadline {
+            draining = server.logs.all.contains { $0.message == "HTTP server shutting down" }
+            if !draining { try await Task.sleep(for: .milliseconds(10)) }
         }
+        // Answered only once the server drains, so that the answer must close its connection.
+        try #require(draining, "the server did not begin to drain")
         server.release.signal()
         let response = try client.readResponse()
         #expect(response.status == 200)
