@@ -14,9 +14,7 @@ import Testing
 struct CrashLeftoversTests {
     /// The pid of a process that has exited (and been reaped).
     static func deadPID() throws -> pid_t {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/true")
-        try process.run()
+        let process = try ChildProcess("/bin/true", [])
         process.waitUntilExit()
         return process.processIdentifier
     }

@@ -55,21 +55,12 @@ struct CLITests {
         let errors = directory.url.appendingPathComponent(".stderr")
         try Data().write(to: output)
         try Data().write(to: errors)
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.currentDirectoryURL = directory.url
-        let outputHandle = try FileHandle(forWritingTo: output)
-        let errorHandle = try FileHandle(forWritingTo: errors)
-        process.standardOutput = outputHandle
-        process.standardError = errorHandle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try outputHandle.close()
-        try errorHandle.close()
+        let process = try ChildProcess(
+            binary.path, arguments, directory: directory.url.path, standardOutput: .file(output.path),
+            standardError: .file(errors.path))
+        let ending = process.waitUntilExit()
         return Run(
-            status: process.terminationStatus,
+            status: ending.status,
             stdout: String(decoding: try Data(contentsOf: output), as: UTF8.self),
             stderr: String(decoding: try Data(contentsOf: errors), as: UTF8.self))
     }

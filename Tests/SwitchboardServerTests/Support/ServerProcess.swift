@@ -9,7 +9,7 @@ import SwitchboardTestSupport
 /// SIGTERM and SIGHUP), with its stdout and stderr in a log file next to the config.
 final class ServerProcess {
     let config: TestConfig
-    let process = Process()
+    let process: ChildProcess
     let logPath: String
     /// The port it listens on, read from its log (0 until ``waitUntilListening()``).
     private(set) var port = 0
@@ -39,26 +39,16 @@ final class ServerProcess {
     init(config: TestConfig, token: String? = "t", environment extra: [String: String] = [:], logName: String = "server.log") throws {
         self.config = config
         logPath = config.root.path + "/" + logName
-        guard FileManager.default.createFile(atPath: logPath, contents: nil), let log = FileHandle(forWritingAtPath: logPath)
-        else { throw TestSetupError("cannot create \(logPath)") }
-        process.executableURL = URL(fileURLWithPath: try Self.binaryPath())
-        process.arguments = ["serve", "--config", config.directory, "--listen", "127.0.0.1:0"]
+        guard FileManager.default.createFile(atPath: logPath, contents: nil) else {
+            throw TestSetupError("cannot create \(logPath)")
+        }
         var environment = extra.merging(["PATH": "/usr/bin:/bin"]) { _, path in path }
         if let token { environment["SWITCHBOARD_ADMIN_TOKEN"] = token }
-        process.environment = environment
-        process.currentDirectoryURL = URL(fileURLWithPath: config.root.path)
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = log
-        process.standardError = log
-        try process.run()
-        try? log.close()
-    }
-
-    deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        // Killed and reaped when this object goes (`ChildProcess`'s deinit).
+        process = try ChildProcess(
+            try Self.binaryPath(), ["serve", "--config", config.directory, "--listen", "127.0.0.1:0"],
+            environment: environment, directory: config.root.path, standardOutput: .file(logPath),
+            standardError: .file(logPath))
     }
 
     /// Everything it logged so far.
@@ -98,9 +88,10 @@ final class ServerProcess {
     }
 
     /// Waits for the process to end; `nil` if it is still running after `timeout`.
-    func waitForExit(timeout: Duration = .seconds(15)) async throws -> (reason: Process.TerminationReason, status: Int32)? {
+    func waitForExit(timeout: Duration = .seconds(15)) async throws -> (
+        reason: ChildProcess.TerminationReason, status: Int32
+    )? {
         guard try await eventually(timeout: timeout, { !process.isRunning }) else { return nil }
-        process.waitUntilExit()
-        return (process.terminationReason, process.terminationStatus)
+        return process.waitUntilExit()
     }
 }
