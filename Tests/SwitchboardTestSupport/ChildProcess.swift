@@ -7,12 +7,6 @@ import Synchronization
     import Darwin
 #endif
 
-/// A child process that could not be started, and why.
-package struct ChildProcessError: Error, CustomStringConvertible {
-    package let description: String
-    package init(_ description: String) { self.description = description }
-}
-
 /// A program the tests run (the built `switchboard`, a compiled check), started with
 /// `posix_spawn`.
 ///
@@ -50,13 +44,13 @@ package final class ChildProcess: Sendable {
     /// - Parameters:
     ///   - environment: its whole environment; `nil` passes the test process's own.
     ///   - directory: its working directory; `nil` keeps the test process's.
-    /// - Throws: ``ChildProcessError`` naming the call that failed.
+    /// - Throws: ``TestSetupError`` naming the call that failed.
     package init(
         _ path: String, _ arguments: [String], environment: [String: String]? = nil, directory: String? = nil,
         standardOutput: Destination = .discarded, standardError: Destination = .discarded
     ) throws {
         var actions = posix_spawn_file_actions_t()
-        guard posix_spawn_file_actions_init(&actions) == 0 else { throw ChildProcessError("posix_spawn_file_actions_init failed") }
+        guard posix_spawn_file_actions_init(&actions) == 0 else { throw TestSetupError("posix_spawn_file_actions_init failed") }
         defer { posix_spawn_file_actions_destroy(&actions) }
         var failures: Int32 = 0
         failures |= posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
@@ -73,12 +67,12 @@ package final class ChildProcess: Sendable {
         }
         if let directory { failures |= Self.addChangeDirectory(&actions, directory) }
         failures |= Self.addCloseFrom(&actions, 3)
-        guard failures == 0 else { throw ChildProcessError("could not prepare the file actions to start \(path)") }
+        guard failures == 0 else { throw TestSetupError("could not prepare the file actions to start \(path)") }
 
         // Signals as a fresh process has them: none blocked, none ignored (the test process's
         // threads block some, and a server under test must receive SIGTERM and SIGHUP).
         var attributes = posix_spawnattr_t()
-        guard posix_spawnattr_init(&attributes) == 0 else { throw ChildProcessError("posix_spawnattr_init failed") }
+        guard posix_spawnattr_init(&attributes) == 0 else { throw TestSetupError("posix_spawnattr_init failed") }
         defer { posix_spawnattr_destroy(&attributes) }
         var noSignals = sigset_t()
         var allSignals = sigset_t()
@@ -87,7 +81,7 @@ package final class ChildProcess: Sendable {
         failures |= posix_spawnattr_setsigmask(&attributes, &noSignals)
         failures |= posix_spawnattr_setsigdefault(&attributes, &allSignals)
         failures |= posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        guard failures == 0 else { throw ChildProcessError("could not prepare the signal attributes to start \(path)") }
+        guard failures == 0 else { throw TestSetupError("could not prepare the signal attributes to start \(path)") }
 
         let argumentList = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for argument in argumentList { free(argument) } }
@@ -100,7 +94,7 @@ package final class ChildProcess: Sendable {
                 posix_spawn(&pid, path, &actions, &attributes, argv.baseAddress!, envp.baseAddress!)
             }
         }
-        guard started == 0 else { throw ChildProcessError("posix_spawn \(path) failed: \(String(cString: strerror(started)))") }
+        guard started == 0 else { throw TestSetupError("posix_spawn \(path) failed: \(String(cString: strerror(started)))") }
         processIdentifier = pid
     }
 

@@ -12,7 +12,7 @@ package enum Subprocess {
     ///   interleaved as written.
     package static func run(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw ChildProcessError("pipe failed: \(String(cString: strerror(errno)))") }
+        guard pipe(&ends) == 0 else { throw TestSetupError("pipe failed: \(String(cString: strerror(errno)))") }
         let child: ChildProcess
         do {
             child = try ChildProcess(

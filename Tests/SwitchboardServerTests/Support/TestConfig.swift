@@ -20,12 +20,6 @@ enum Repository {
     static var openAPI: URL { root.appendingPathComponent("openapi.yaml") }
 }
 
-/// A setup step of a test failed.
-struct TestSetupError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
 /// A config directory of its own for one test, with `data_dir` in the same temporary
 /// directory and `listen` on a free loopback port; both are removed with the value.
 ///
