@@ -1,11 +1,13 @@
 /// A fast, unkeyed hash of short byte strings, for the tables a ``RouterBuilder`` fills while
-/// it registers routes (trie labels, route ids).
+/// it registers routes (trie labels, route ids) and for the frozen trie's index of a wide
+/// node's static edges.
 ///
 /// Swift's `Hasher` is seeded and collision-resistant, which costs a setup and a finalisation
 /// per call; registering a large config hashes every path segment and id, and that cost
-/// dominated. The inputs are the service's own configuration (route files and admin pushes,
-/// both trusted), so flooding resistance is not needed here. Lookups on the request path do
-/// not use these tables.
+/// dominated. The keys are the service's own configuration (route files and admin pushes, both
+/// trusted), so flooding resistance is not needed: a request hashes a path segment only to look
+/// it up in a frozen index, which it cannot add to, so a crafted segment at most walks the
+/// longest run of slots the configuration made.
 enum ByteHash {
     /// Mixes 8 bytes at a time with multiply–xorshift steps; equal bytes give equal hashes.
     static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {

@@ -221,8 +221,8 @@ struct MutableTrie: Sendable {
     // MARK: - Freezing
 
     /// The immutable table: node `n` here is node `n` there; static edges sorted for binary
-    /// search, constrained edges in priority order, terminals most specific first (then in
-    /// registration order).
+    /// search and, at the widest nodes, indexed by their labels' hashes; constrained edges in
+    /// priority order; terminals most specific first (then in registration order).
     func freeze() -> TrieTable {
         // Constrained edges are rare: gathered first, in node order, into plain arrays.
         var constrainedStarts: [Int32] = []
@@ -250,20 +250,28 @@ struct MutableTrie: Sendable {
                 }
             }
         }
+        var staticSlotCount = 0
+        for node in nodes where node.staticCount > TrieTable.hashedSearchLimit {
+            staticSlotCount += TrieTable.slotCount(forStaticCount: Int(node.staticCount))
+        }
         return TrieTable(
-            nodeCount: nodes.count, staticEdgeCount: staticEdges.count, terminalCount: terminals.count,
-            labels: labels.bytes, constrainedEdges: frozenConstrained, constraints: constraints, strings: strings
-        ) { frozenNodes, frozenStaticEdges, frozenTerminals in
-            fill(frozenNodes, frozenStaticEdges, frozenTerminals, constrainedStarts: constrainedStarts)
+            nodeCount: nodes.count, staticEdgeCount: staticEdges.count, staticSlotCount: staticSlotCount,
+            terminalCount: terminals.count, labels: labels.bytes, constrainedEdges: frozenConstrained,
+            constraints: constraints, strings: strings
+        ) { frozenNodes, frozenStaticEdges, frozenStaticSlots, frozenTerminals in
+            fill(frozenNodes, frozenStaticEdges, frozenStaticSlots, frozenTerminals, constrainedStarts: constrainedStarts)
         }
     }
 
-    /// Writes the frozen nodes, static edges and terminals (see ``freeze()``).
+    /// Writes the frozen nodes, static edges, wide nodes' hash indexes and terminals (see
+    /// ``freeze()``).
     private func fill(
         _ frozenNodes: UnsafeMutableBufferPointer<TrieTable.Node>, _ frozenStaticEdges: UnsafeMutableBufferPointer<TrieTable.StaticEdge>,
+        _ frozenStaticSlots: UnsafeMutableBufferPointer<TrieTable.StaticSlot>,
         _ frozenTerminals: UnsafeMutableBufferPointer<TrieTable.Terminal>, constrainedStarts: [Int32]
     ) {
         var frozenStaticCount = 0
+        var staticSlotCount = 0
         var terminalCount = 0
         var siblings: [StaticEdge] = []
         var nodeTerminals: [Terminal] = []
@@ -273,10 +281,18 @@ struct MutableTrie: Sendable {
                 host: terminal.host >= 0 ? strings[Int(terminal.host)] : nil)
         }
         labels.bytes.withUnsafeBufferPointer { labelBytes in
-            func appendStaticEdge(_ edge: StaticEdge) {
+            /// Appends a static edge of a node, and puts it into the node's hash index when the
+            /// node has one (slots from `slotStart`, for `staticCount` edges).
+            func appendStaticEdge(_ edge: StaticEdge, slotStart: Int?, staticCount: Int) {
                 let span = labels.spans[Int(edge.label)]
                 frozenStaticEdges[frozenStaticCount] = TrieTable.StaticEdge(
                     labelOffset: span.start, labelCount: span.count, child: edge.child)
+                if let slotStart {
+                    let label = UnsafeBufferPointer(rebasing: labelBytes[Int(span.start)..<Int(span.start + span.count)])
+                    TrieTable.insertStaticEdge(
+                        Int32(frozenStaticCount), labelHash: ByteHash.hash(label), intoSlotsAt: slotStart,
+                        staticCount: staticCount, of: frozenStaticSlots)
+                }
                 frozenStaticCount += 1
             }
             func appendTerminal(_ terminal: Terminal) {
@@ -296,10 +312,18 @@ struct MutableTrie: Sendable {
             }
             for (index, node) in nodes.enumerated() {
                 var frozen = TrieTable.Node()
-                frozen.staticStart = Int32(frozenStaticCount)
                 frozen.staticCount = node.staticCount
+                let staticCount = Int(node.staticCount)
+                var slotStart: Int?
+                if staticCount > TrieTable.hashedSearchLimit {
+                    slotStart = staticSlotCount
+                    frozen.staticStart = Int32(staticSlotCount)
+                    staticSlotCount += TrieTable.slotCount(forStaticCount: staticCount)
+                } else {
+                    frozen.staticStart = Int32(frozenStaticCount)
+                }
                 Self.gather(node.firstStatic, of: staticEdges, sortedBy: precedes, into: &siblings)
-                for sibling in siblings { appendStaticEdge(sibling) }
+                for sibling in siblings { appendStaticEdge(sibling, slotStart: slotStart, staticCount: staticCount) }
                 frozen.constrainedStart = constrainedStarts.isEmpty ? 0 : constrainedStarts[index]
                 frozen.constrainedCount = node.constrainedCount
                 frozen.parameter = node.parameter

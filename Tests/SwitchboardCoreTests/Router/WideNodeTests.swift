@@ -2,11 +2,17 @@ import Testing
 
 @testable import SwitchboardCore
 
-/// A node's static children are searched in a list until it has
-/// ``MutableTrie/hashedFanout`` of them, then through the edge table: routes behave the same
-/// on both sides of that threshold and across it.
+/// While routes are registered, a node's static children are searched in a list until it has
+/// ``MutableTrie/hashedFanout`` of them, then through the edge table; in the frozen trie, a
+/// node's static children are scanned, binary-searched, or (above ``TrieTable/hashedSearchLimit``)
+/// found through its hash index.
+/// Routes behave the same on both sides of each threshold and across it.
 struct WideNodeTests {
-    static let fanouts = [1, Int(MutableTrie.hashedFanout) - 1, Int(MutableTrie.hashedFanout), Int(MutableTrie.hashedFanout) + 1, 100]
+    static let fanouts = [
+        1, TrieTable.linearScanLimit, TrieTable.linearScanLimit + 1, Int(MutableTrie.hashedFanout) - 1,
+        Int(MutableTrie.hashedFanout), Int(MutableTrie.hashedFanout) + 1, TrieTable.hashedSearchLimit,
+        TrieTable.hashedSearchLimit + 1, 100, 1_000,
+    ]
 
     /// `count` routes `/w/child{n}/:id`, registered in the given order.
     static func builder(children count: Int, reversed: Bool = false) throws -> RouterBuilder {
@@ -64,5 +70,23 @@ struct WideNodeTests {
         #expect(try Self.matchedID(router, "myapp://w/child0/other") == "child0")
         #expect(try Self.matchedID(router, "myapp://w/late/1") == "late")
         #expect(try Self.matchedID(router, "myapp://w/child\(count - 1)/1") == "child\(count - 1)")
+    }
+
+    @Test func aHashIndexKeepsAQuarterOfItsSlotsFree() {
+        for count in (TrieTable.hashedSearchLimit + 1)...5_000 {
+            let slots = TrieTable.slotCount(forStaticCount: count)
+            #expect(slots >= 16 && slots & (slots - 1) == 0, "\(count)")
+            #expect(slots * 3 >= count * 4, "\(count)")
+            #expect(slots == 16 || slots * 3 < count * 8, "\(count): more slots than needed")
+        }
+    }
+
+    /// Segments of every length a wide node's labels have, and of none, each absent: a lookup
+    /// that misses walks its probe run to an empty slot, whatever the fingerprint says.
+    @Test func absentSegmentsOfAWideNodeFindNothing() throws {
+        let router = try Self.builder(children: 100).build()
+        for absent in ["c", "child", "child1000", "child-1", "chile1", "Child1", "child01", "child1%20", ""] {
+            #expect(try Self.matchedID(router, "myapp://w/\(absent)/7") == nil, "\(absent)")
+        }
     }
 }
