@@ -37,15 +37,16 @@ NGINX
   for _ in $(seq 50); do [ -s "$work/nginx.pid" ] && break; sleep 0.1; done
 }
 
-# loadtest_start_floor WORK WORKERS BODY_SIZE: builds bare-libmicrohttpd.c (libmicrohttpd with
-# the server's settings and no work of its own, answering the nginx body) and starts it, a
-# background job, on a free loopback port; sets floor_pid and floor_port. Run from the repository.
+# loadtest_start_floor WORK WORKERS BODY_SIZE [PREFIX...]: builds bare-libmicrohttpd.c
+# (libmicrohttpd with the server's settings and no work of its own, answering the nginx body) and
+# starts it, a background job, on a free loopback port; sets floor_pid and floor_port. PREFIX
+# (e.g. `taskset -c 0`) runs before it. Run from the repository.
 loadtest_start_floor() {
-  local work=$1 workers=$2 size=$3
+  local work=$1 workers=$2 size=$3; shift 3
   # shellcheck disable=SC2046 # pkg-config prints several flags
   "${CC:-$(command -v cc || command -v clang)}" -O2 -Wall -Wextra -Werror -o "$work/bare-libmicrohttpd" \
     scripts/loadtest/bare-libmicrohttpd.c $(pkg-config --cflags --libs libmicrohttpd)
-  "$work/bare-libmicrohttpd" 0 "$workers" "$size" >"$work/libmicrohttpd.out" 2>"$work/libmicrohttpd.log" &
+  "$@" "$work/bare-libmicrohttpd" 0 "$workers" "$size" >"$work/libmicrohttpd.out" 2>"$work/libmicrohttpd.log" &
   floor_pid=$!
   floor_port=""
   for _ in $(seq 50); do

@@ -17,9 +17,12 @@
 #   VARIANTS="small-pool:SWITCHBOARD_X=1,SWITCHBOARD_Y=2" ...   # more instances of BIN, each with its environment
 #   FLOOR=1 ...                                          # also bare-libmicrohttpd.c: libmicrohttpd alone, same settings
 #   CSV=docs/benchmarks/production.csv ...             # where the medians go (default /tmp/switchboard-production.csv)
+#   PIN=1 ...                                            # wrk on CPU 0 (one thread), each server on CPU 1 (one worker)
 #
-# wrk runs on the same 2 cores as the servers (2 workers each, wrk -t2), so everything is
-# CPU-bound and only ratios within one run mean anything. Processes started here are stopped on exit.
+# By default wrk runs on the same 2 cores as the servers (2 workers each, wrk -t2), so everything
+# is CPU-bound and only ratios within one run mean anything. PIN=1 (as in scripts/loadtest.sh)
+# gives each side a core of its own, to see what a request costs when the load generator does
+# not share the server's core and caches. Processes started here are stopped on exit.
 set -euo pipefail
 # One compound command, which bash reads whole before running it: editing this file while a
 # long run goes on cannot change what that run does (bash reads a plain script as it goes).
@@ -35,7 +38,11 @@ CONNECTIONS=${CONNECTIONS:-"64 256 1024"}
 SCENARIOS=${SCENARIOS:-"distinct repeat"}
 URL_COUNT=${URL_COUNT:-50000}
 PORT_BASE=${PORT_BASE:-28520}   # switchboard, base, nginx, then the variants: PORT_BASE, PORT_BASE+1, …
-WORKERS=${WORKERS:-2}
+if [ "${PIN:-0}" = 1 ]; then
+  server_pin=(taskset -c 1); wrk_pin=(taskset -c 0); WORKERS=1; wrk_threads=1
+else
+  server_pin=(); wrk_pin=(); WORKERS=${WORKERS:-2}; wrk_threads=2
+fi
 
 loadtest_need_tools
 [ -n "${BIN_PREBUILT:-}" ] || [ "$BIN" != .build/release/switchboard ] || swift build -c release --product switchboard >/dev/null
@@ -67,7 +74,7 @@ done
 for name in "${names[@]}"; do
   cp -r "$work/config" "$work/config-$name"
   sed -i "s#^data_dir:.*#data_dir: $work/data-$name#" "$work/config-$name/switchboard.yaml"
-  env ${environment[$name]:-} "${bin[$name]}" serve --config "$work/config-$name" --listen "127.0.0.1:${port[$name]}" --log-level warning 2>"$work/$name.log" &
+  env ${environment[$name]:-} "${server_pin[@]}" "${bin[$name]}" serve --config "$work/config-$name" --listen "127.0.0.1:${port[$name]}" --log-level warning 2>"$work/$name.log" &
   pid[$name]=$!
 done
 for name in "${names[@]}"; do
@@ -87,12 +94,12 @@ while read -r url; do
   total=$((total + ${#answer} - 4)); count=$((count + 1))
 done < <(head -200 "$work/urls.txt")
 body_size=$((total / count))
-loadtest_start_nginx "$work" "${port[nginx]}" "$WORKERS" "$body_size"
+loadtest_start_nginx "$work" "${port[nginx]}" "$WORKERS" "$body_size" "${server_pin[@]}"
 servers=("${names[@]}" nginx)
 if [ -n "${FLOOR:-}" ]; then
   # libmicrohttpd with the server's settings and no work of its own, answering the same body:
   # how much of the gap to nginx is the C library's and the kernel's, not Switchboard's.
-  loadtest_start_floor "$work" "$WORKERS" "$body_size" || exit 1
+  loadtest_start_floor "$work" "$WORKERS" "$body_size" "${server_pin[@]}" || exit 1
   port[libmicrohttpd]=$floor_port
   pid[libmicrohttpd]=$floor_pid
   servers+=(libmicrohttpd)
@@ -105,7 +112,7 @@ run() { # name scenario conns -> "req/s p50 p99 cpu_us_per_req non2xx errors tim
   local name=$1 scenario=$2 conns=$3 before after out
   run_id=$((run_id + 1))
   before=$(ticks "$name")
-  out=$(SCENARIO=$scenario RUN_ID=$run_id URLS_FILE="$work/urls.txt" timeout 300 wrk -t2 -c"$conns" -d"$DURATION" \
+  out=$(SCENARIO=$scenario RUN_ID=$run_id URLS_FILE="$work/urls.txt" timeout 300 "${wrk_pin[@]}" wrk -t"$wrk_threads" -c"$conns" -d"$DURATION" \
     --timeout 5s --latency -s scripts/loadtest/production.lua "http://127.0.0.1:${port[$name]}" 2>&1) || true
   after=$(ticks "$name")
   read -r rps p50 p99 requests non2xx errors timeouts <<<"$(loadtest_wrk_figures "$out")"
@@ -114,7 +121,7 @@ run() { # name scenario conns -> "req/s p50 p99 cpu_us_per_req non2xx errors tim
     'BEGIN { printf "%s %s %s %.2f %s %s %s\n", r, a, b, (n > 0 ? t / hz / n * 1e6 : 0), x, e, o }'
 }
 
-echo "servers: ${servers[*]} ($WORKERS workers each, wrk -t2 on the same cores); body $body_size bytes;"
+echo "servers: ${servers[*]} ($WORKERS workers each; wrk -t$wrk_threads$([ "${PIN:-0}" = 1 ] && echo ', pinned: wrk CPU 0, servers CPU 1' || echo ' on the same cores')); body $body_size bytes;"
 echo "$URL_COUNT links, $ROUNDS interleaved rounds of $DURATION; scenarios: $SCENARIOS"
 printf '%-6s %-9s %-5s %-12s %10s %8s %8s %10s %8s %7s %8s\n' conns scenario round server "req/s" "p50 ms" "p99 ms" "cpu us/req" non2xx errors timeouts
 for conns in $CONNECTIONS; do
