@@ -18,6 +18,7 @@
 #   FLOOR=1 ...                                          # also bare-libmicrohttpd.c: libmicrohttpd alone, same settings
 #   CSV=docs/benchmarks/production.csv ...             # where the medians go (default /tmp/switchboard-production.csv)
 #   PIN=1 ...                                            # wrk on CPU 0 (one thread), each server on CPU 1 (one worker)
+#   HEADERS=app ...                                      # requests carry a mobile app's header fields, not only Host
 #
 # By default wrk runs on the same 2 cores as the servers (2 workers each, wrk -t2), so everything
 # is CPU-bound and only ratios within one run mean anything. PIN=1 (as in scripts/loadtest.sh)
