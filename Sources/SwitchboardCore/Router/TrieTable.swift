@@ -85,7 +85,7 @@ final class TrieTable: @unchecked Sendable {
 
     /// A table whose nodes, static edges and terminals `fill` writes in place, into buffers of
     /// exactly the counts given (every element must be written), and whose wide nodes' hash
-    /// indexes it fills through ``insertStaticEdge(_:labelHash:intoSlotsAt:staticCount:)``
+    /// indexes it fills through ``insertStaticEdge(_:labelHash:intoSlotsAt:staticCount:of:)``
     /// (`staticSlotCount` slots, made empty first); the other parts are copied.
     init(
         nodeCount: Int, staticEdgeCount: Int, staticSlotCount: Int, terminalCount: Int, labels: [UInt8],
