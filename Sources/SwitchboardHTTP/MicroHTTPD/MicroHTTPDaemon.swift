@@ -951,7 +951,7 @@ private func microHTTPDaemonCollectHeader(
         }
         return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<count]), as: UTF8.self)
     }
-    assembler.headers.append((name: name, value: text ?? ""))
+    assembler.addField(name: name, value: text ?? "")
     return .YES
 }
 
