@@ -30,7 +30,8 @@ struct ReloadServiceTests {
         service.request(.watch)
         #expect(try await eventually(timeout: .seconds(30)) { reloader.status.trigger == .watch })
         #expect(reloader.status.succeeded)
-        #expect(holder.current.resolver.router.routeIndex(id: "promo.flash") != nil)
+        // The status is brought up to date just before the new snapshot is swapped in.
+        #expect(try await eventually(timeout: .seconds(30)) { holder.current.resolver.router.routeIndex(id: "promo.flash") != nil })
 
         service.request(.signal)
         #expect(try await eventually(timeout: .seconds(30)) { reloader.status.trigger == .signal })
