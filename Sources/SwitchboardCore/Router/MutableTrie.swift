@@ -251,9 +251,7 @@ struct MutableTrie: Sendable {
             }
         }
         var staticSlotCount = 0
-        for node in nodes where node.staticCount > TrieTable.hashedSearchLimit {
-            staticSlotCount += TrieTable.slotCount(forStaticCount: Int(node.staticCount))
-        }
+        for node in nodes { staticSlotCount += TrieTable.indexSlotCount(forStaticCount: Int(node.staticCount)) }
         return TrieTable(
             nodeCount: nodes.count, staticEdgeCount: staticEdges.count, staticSlotCount: staticSlotCount,
             terminalCount: terminals.count, labels: labels.bytes, constrainedEdges: frozenConstrained,
@@ -314,14 +312,10 @@ struct MutableTrie: Sendable {
                 var frozen = TrieTable.Node()
                 frozen.staticCount = node.staticCount
                 let staticCount = Int(node.staticCount)
-                var slotStart: Int?
-                if staticCount > TrieTable.hashedSearchLimit {
-                    slotStart = staticSlotCount
-                    frozen.staticStart = Int32(staticSlotCount)
-                    staticSlotCount += TrieTable.slotCount(forStaticCount: staticCount)
-                } else {
-                    frozen.staticStart = Int32(frozenStaticCount)
-                }
+                let indexSlots = TrieTable.indexSlotCount(forStaticCount: staticCount)
+                let slotStart = indexSlots > 0 ? staticSlotCount : nil
+                frozen.staticStart = Int32(slotStart ?? frozenStaticCount)
+                staticSlotCount += indexSlots
                 Self.gather(node.firstStatic, of: staticEdges, sortedBy: precedes, into: &siblings)
                 for sibling in siblings { appendStaticEdge(sibling, slotStart: slotStart, staticCount: staticCount) }
                 frozen.constrainedStart = constrainedStarts.isEmpty ? 0 : constrainedStarts[index]

@@ -304,6 +304,12 @@ final class TrieTable: @unchecked Sendable {
         }
     }
 
+    /// How many slots of ``staticSlots`` a node with `count` static edges takes: its index's
+    /// ``slotCount(forStaticCount:)`` above ``hashedSearchLimit``, else none.
+    static func indexSlotCount(forStaticCount count: Int) -> Int {
+        count > hashedSearchLimit ? slotCount(forStaticCount: count) : 0
+    }
+
     /// How many slots the hash index of a node with `count` static edges has: a power of two
     /// at least 4/3 of `count`, so that at most three slots in four are taken and every probe
     /// sequence reaches an empty slot.

@@ -126,7 +126,7 @@ final class HTTPRequestAssembler {
     let target: RawTarget
     let limits: Limits
     /// Room made for the fields at the first one: an app's HTTP client sends about ten, and an
-    /// array grown from empty would be copied at 1, 2, 4 and 8 of them.
+    /// array grown from empty is copied each time its capacity doubles on the way there.
     static let expectedFieldCount = 16
 
     // The properties the daemon sets once per header field are exempt from Swift's dynamic

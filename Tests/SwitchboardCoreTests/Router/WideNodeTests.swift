@@ -81,6 +81,27 @@ struct WideNodeTests {
         }
     }
 
+    /// Several wide nodes in one trie, each with an index of its own next to the others': every
+    /// child is found under its own parent and under no other.
+    @Test func wideNodesSideBySideKeepTheirOwnChildren() throws {
+        var builder = RouterBuilder()
+        let parents = ["a", "b", "c"]
+        let count = TrieTable.hashedSearchLimit + 8
+        for parent in parents {
+            for number in 0..<count {
+                try builder.register(
+                    Route(id: "\(parent)\(number)", module: "m", patterns: ["/\(parent)/\(parent)child\(number)/:id"]))
+            }
+        }
+        let router = builder.build()
+        for parent in parents {
+            for number in 0..<count {
+                #expect(try Self.matchedID(router, "myapp://\(parent)/\(parent)child\(number)/1") == "\(parent)\(number)")
+                #expect(try Self.matchedID(router, "myapp://\(parent == "a" ? "b" : "a")/\(parent)child\(number)/1") == nil)
+            }
+        }
+    }
+
     /// Segments of every length a wide node's labels have, and of none, each absent: a lookup
     /// that misses walks its probe run to an empty slot, whatever the fingerprint says.
     @Test func absentSegmentsOfAWideNodeFindNothing() throws {
