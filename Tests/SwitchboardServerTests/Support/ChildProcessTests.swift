@@ -15,9 +15,12 @@ struct ChildProcessTests {
         let opened = open("/dev/null", O_RDONLY)
         try #require(opened >= 0)
         defer { close(opened) }
-        // A number no descriptor of the child's own is likely to take; not close-on-exec.
-        let leaked: Int32 = 987
-        try #require(dup2(opened, leaked) == leaked)
+        // A high number no descriptor of the child's own is likely to take; not close-on-exec.
+        // F_DUPFD takes the lowest free number from there: dup2 onto a fixed number would
+        // silently close whatever another test running alongside holds there (a server's
+        // connection, which libmicrohttpd then fails to close and aborts the process).
+        let leaked = fcntl(opened, F_DUPFD, Int32(900))
+        try #require(leaked >= 900)
         defer { close(leaked) }
         let listing = try Subprocess.run("/bin/ls", ["/proc/self/fd"])
         #expect(listing.status == 0)
