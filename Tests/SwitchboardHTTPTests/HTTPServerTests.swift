@@ -70,6 +70,27 @@ struct HTTPServerTests {
         #expect(echoed.headers.filter { $0[0].lowercased() == "x-a" }.map { $0[1] } == ["1", "2"])
     }
 
+    @Test("an app's header fields all reach the handler, in order, trailing whitespace trimmed")
+    func appHeaderFields() throws {
+        let echo = try EchoServer()
+        let sent: [HTTPRequest.Header] = [
+            ("User-Agent", "ShopApp/5.12.3 (iPhone; iOS 17.4.1; Scale/3.00) Alamofire/5.8.1"),
+            ("Accept", "application/json, text/plain, */*"),
+            ("Accept-Language", "en-GB;q=1.0, de-GB;q=0.9, fr-GB;q=0.8"),
+            ("X-App-Platform", "ios \t "),
+            ("X-Empty", ""),
+            ("X-Request-Id", "8c1f0e7a-3b52-4a8e-9f1d-2b6c7d9e0a41"),
+            ("x-request-id", "second"),
+            ("Authorization", "Bearer " + String(repeating: "t", count: 2_000)),
+        ]
+        let client = try echo.client()
+        for _ in 0..<2 {  // and again on the same connection
+            let echoed = try client.request("GET", "/", headers: sent).echoed()
+            let expected = [["Host", "localhost"]] + sent.map { [$0.name, $0.name == "X-App-Platform" ? "ios" : $0.value] }
+            #expect(echoed.headers == expected)
+        }
+    }
+
     @Test("POST body is echoed")
     func postBodyEcho() throws {
         let echo = try EchoServer()

@@ -23,7 +23,13 @@ package struct HTTPRequest: Sendable {
     /// (an empty string when the target ends with `?`).
     package var query: String?
     /// All header fields in the order received; repeated fields appear repeatedly.
-    package var headers: [Header]
+    package var fields: HTTPHeaderFields
+    /// ``fields`` as names and values (made on each read: ``header(_:)`` reads one field
+    /// without making the others).
+    package var headers: [Header] {
+        get { fields.all }
+        set { fields = HTTPHeaderFields(newValue) }
+    }
     /// The request body (de-chunked), at most the configured maximum body size.
     package var body: [UInt8]
     /// The peer's numeric IP address (`127.0.0.1`, `::1`), when known.
@@ -41,7 +47,17 @@ package struct HTTPRequest: Sendable {
         self.method = method
         self.path = path
         self.query = query
-        self.headers = headers
+        self.fields = HTTPHeaderFields(headers)
+        self.body = body
+        self.remoteAddress = remoteAddress
+    }
+
+    /// A request whose fields are already collected (the server's assembler).
+    init(method: String, path: String, query: String?, fields: HTTPHeaderFields, body: [UInt8], remoteAddress: String?) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.fields = fields
         self.body = body
         self.remoteAddress = remoteAddress
     }
@@ -52,12 +68,12 @@ package struct HTTPRequest: Sendable {
     /// - Parameter name: a field name such as `"Content-Type"`.
     /// - Returns: the first matching value; use ``headers(named:)`` for repeated fields.
     package func header(_ name: String) -> String? {
-        headers.first { HTTPRequest.fieldNamesEqual($0.name, name) }?.value
+        fields.first(named: name)
     }
 
     /// The values of every header field called `name` (case-insensitive), in order.
     package func headers(named name: String) -> [String] {
-        headers.filter { HTTPRequest.fieldNamesEqual($0.name, name) }.map(\.value)
+        fields.all(named: name)
     }
 
     /// The raw request target: `path`, then `?query` when there is a query.
@@ -69,25 +85,10 @@ package struct HTTPRequest: Sendable {
     /// ASCII case-insensitive comparison of two field names (RFC 9110 §5.1).
     static func fieldNamesEqual(_ lhs: String, _ rhs: String) -> Bool {
         guard lhs.utf8.count == rhs.utf8.count else { return false }
-        // Over the strings' own bytes when they have them (native strings do): iterating two
-        // `UTF8View`s in step costs several times more, on every header lookup.
-        let contiguous = lhs.utf8.withContiguousStorageIfAvailable { left in
-            rhs.utf8.withContiguousStorageIfAvailable { right in bytesEqualIgnoringASCIICase(left, right) }
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in HTTPHeaderFields.namesEqual(UnsafeRawBufferPointer(left), UnsafeRawBufferPointer(right)) }
         }
-        return contiguous.flatMap { $0 } ?? bytesEqualIgnoringASCIICase(lhs.utf8, rhs.utf8)
-    }
-
-    /// Whether two byte sequences of the same length are equal, ASCII letters compared without case.
-    private static func bytesEqualIgnoringASCIICase<Left: Collection<UInt8>, Right: Collection<UInt8>>(
-        _ left: Left, _ right: Right
-    ) -> Bool {
-        for (a, b) in zip(left, right) where a != b {
-            if asciiLowercased(a) != asciiLowercased(b) { return false }
-        }
-        return true
-    }
-
-    private static func asciiLowercased(_ byte: UInt8) -> UInt8 {
-        (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) ? byte | 0x20 : byte
     }
 }

@@ -125,9 +125,11 @@ final class HTTPRequestAssembler {
 
     let target: RawTarget
     let limits: Limits
-    /// Room made for the fields at the first one: an app's HTTP client sends about ten, and an
-    /// array grown from empty is copied each time its capacity doubles on the way there.
+    /// Room made for the fields at the first one: an app's HTTP client sends about ten fields
+    /// of about 450 bytes, and a buffer grown from empty is copied each time its capacity
+    /// doubles on the way there.
     static let expectedFieldCount = 16
+    static let expectedFieldBytes = 512
 
     // The properties the daemon sets once per header field are exempt from Swift's dynamic
     // exclusivity checks (a thread-local lookup on every access; measured at 13 % of the
@@ -135,7 +137,7 @@ final class HTTPRequestAssembler {
     // run one at a time on one thread, and none of these accesses overlaps another.
 
     /// Header fields in arrival order (filled by the daemon before ``headersComplete()``).
-    @exclusivity(unchecked) private(set) var headers: [HTTPRequest.Header] = []
+    @exclusivity(unchecked) private(set) var fields = HTTPHeaderFields()
     /// The body received so far (appended to by the daemon after ``acceptBody(count:)``).
     var body: [UInt8] = []
     /// The answer of a request handled off the MHD thread, published by that thread before
@@ -161,9 +163,9 @@ final class HTTPRequestAssembler {
     }
 
     /// Adds a header field as received (the daemon calls it once per field, in order).
-    func addField(name: String, value: String) {
-        if headers.capacity == 0 { headers.reserveCapacity(Self.expectedFieldCount) }
-        headers.append((name: name, value: value))
+    func addField(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        if fields.count == 0 { fields.reserveCapacity(bytes: Self.expectedFieldBytes, fields: Self.expectedFieldCount) }
+        fields.append(name: name, value: value)
     }
 
     /// Whether the first call for this request has been handled.
@@ -215,12 +217,12 @@ final class HTTPRequestAssembler {
                     message: "the request target contains a space or a control character; percent-encode it")
             }
         }
-        let fields = FramingFields(headers)
-        if isHTTP11, !fields.hasHost {
+        let framing = FramingFields(fields)
+        if isHTTP11, !framing.hasHost {
             return HTTPRefusal(status: 400, code: "bad_request", message: "an HTTP/1.1 request needs a Host header")
         }
         // Most requests (every GET) have neither field: the full checks only run when needed.
-        guard fields.hasContentLength || fields.hasTransferEncoding else {
+        guard framing.hasContentLength || framing.hasTransferEncoding else {
             phase = .receivingBody
             return nil
         }
@@ -244,17 +246,16 @@ final class HTTPRequestAssembler {
         var hasContentLength = false
         var hasTransferEncoding = false
 
-        init(_ headers: [HTTPRequest.Header]) {
-            for header in headers {
+        init(_ fields: HTTPHeaderFields) {
+            fields.forEach { name, _ in
                 // The names differ in length, so the length picks the one comparison to make.
-                switch header.name.utf8.count {
-                case 4: hasHost = hasHost || HTTPRequest.fieldNamesEqual(header.name, "Host")
-                case 14: hasContentLength = hasContentLength || HTTPRequest.fieldNamesEqual(header.name, "Content-Length")
-                case 17:
-                    hasTransferEncoding =
-                        hasTransferEncoding || HTTPRequest.fieldNamesEqual(header.name, "Transfer-Encoding")
+                switch name.count {
+                case 4: hasHost = hasHost || HTTPHeaderFields.name(name, is: "Host")
+                case 14: hasContentLength = hasContentLength || HTTPHeaderFields.name(name, is: "Content-Length")
+                case 17: hasTransferEncoding = hasTransferEncoding || HTTPHeaderFields.name(name, is: "Transfer-Encoding")
                 default: break
                 }
+                return true
             }
         }
     }
@@ -332,7 +333,7 @@ final class HTTPRequestAssembler {
             }
             return .success(
                 HTTPRequest(
-                    method: method, path: path, query: query, headers: headers, body: body,
+                    method: method, path: path, query: query, fields: fields, body: body,
                     remoteAddress: remoteAddress))
         }
     }
@@ -340,7 +341,7 @@ final class HTTPRequestAssembler {
     /// Whether the request announces a body (`Content-Length` above 0, or any
     /// `Transfer-Encoding`): an answer sent before it is read must close in stages.
     var announcesBody: Bool {
-        if headers.contains(where: { HTTPRequest.fieldNamesEqual($0.name, "Transfer-Encoding") }) { return true }
+        if fields.contains(named: "Transfer-Encoding") { return true }
         return (contentLength ?? 0) > 0
     }
 
@@ -350,8 +351,8 @@ final class HTTPRequestAssembler {
     /// connection closes, and takes the first of several `Content-Length` fields. An HTTP/1.0
     /// request has no transfer codings (RFC 9112 §6.1: its framing is faulty).
     private func framingRefusal(isHTTP10: Bool) -> HTTPRefusal? {
-        let codings = headers.filter { HTTPRequest.fieldNamesEqual($0.name, "Transfer-Encoding") }.map(\.value)
-        let lengths = headers.filter { HTTPRequest.fieldNamesEqual($0.name, "Content-Length") }
+        let codings = fields.all(named: "Transfer-Encoding")
+        let lengths = fields.all(named: "Content-Length")
         if !codings.isEmpty, !lengths.isEmpty {
             return HTTPRefusal(
                 status: 400, code: "bad_request",
@@ -364,10 +365,10 @@ final class HTTPRequestAssembler {
         }
         // libmicrohttpd has refused most malformed values itself; the digits are checked here
         // so that no value it reads differently from a proxy goes through.
-        if let malformed = lengths.first(where: { !Self.isDigits($0.value) }) {
+        if let malformed = lengths.first(where: { !Self.isDigits($0) }) {
             return HTTPRefusal(
                 status: 400, code: "bad_request",
-                message: "Content-Length \"\(malformed.value)\" is not a decimal number")
+                message: "Content-Length \"\(malformed)\" is not a decimal number")
         }
         // libmicrohttpd decodes chunks only when the one field's value is `chunked` exactly (any
         // case, nothing around it, not even a trailing space); any other value it would read
@@ -377,7 +378,7 @@ final class HTTPRequestAssembler {
                 status: 501, code: "not_implemented",
                 message: "the only transfer coding accepted is a single chunked")
         }
-        if lengths.count > 1, Set(lengths.map(\.value)).count > 1 {
+        if lengths.count > 1, Set(lengths).count > 1 {
             return HTTPRefusal(
                 status: 400, code: "bad_request", message: "the request has several different Content-Length values")
         }
@@ -387,11 +388,8 @@ final class HTTPRequestAssembler {
     /// `Content-Length` as a number, when present and numeric (libmicrohttpd has already
     /// rejected malformed values with a 400).
     private var contentLength: Int? {
-        guard let field = headers.first(where: { HTTPRequest.fieldNamesEqual($0.name, "Content-Length") }) else {
-            return nil
-        }
-        guard Self.isDigits(field.value) else { return nil }
-        return Int(field.value) ?? Int.max
+        guard let value = fields.first(named: "Content-Length"), Self.isDigits(value) else { return nil }
+        return Int(value) ?? Int.max
     }
 
     /// Whether `text` is `1*DIGIT`.

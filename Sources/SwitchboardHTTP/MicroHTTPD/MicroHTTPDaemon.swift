@@ -931,27 +931,24 @@ private func microHTTPDaemonCollectHeader(
     let nameBytes = UnsafeRawBufferPointer(start: key, count: keySize)
     // Whitespace before the colon stays in the name, so the field is not found by its name.
     if !HTTPToken.isToken(nameBytes) { assembler.untrustedHead = .nameNotToken }
-    let name = String(decoding: nameBytes, as: UTF8.self)
-    if let value, keySize == 14 || keySize == 17, value[valueSize + 1] != 0,
-        HTTPRequest.fieldNamesEqual(name, "Content-Length") || HTTPRequest.fieldNamesEqual(name, "Transfer-Encoding")
+    let isTransferEncoding = keySize == 17 && HTTPHeaderFields.name(nameBytes, is: "Transfer-Encoding")
+    if let value, isTransferEncoding || (keySize == 14 && HTTPHeaderFields.name(nameBytes, is: "Content-Length")),
+        value[valueSize + 1] != 0
     {
         // libmicrohttpd ends the value at its first NUL. Past that NUL (which ends every value)
         // comes another NUL (the LF of CRLF), or the next field's name (a line ending in a bare
         // LF), or the rest of a value that had a NUL in it.
         assembler.nextFieldAddress = UInt(bitPattern: value) + UInt(valueSize) + 1
     }
-    let text = value.map { start in
-        let bytes = UnsafeRawBufferPointer(start: start, count: valueSize)
-        func endsInWhitespace(_ count: Int) -> Bool {
-            count > 0 && (bytes[count - 1] == UInt8(ascii: " ") || bytes[count - 1] == UInt8(ascii: "\t"))
+    var valueBytes = UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize)
+    if !isTransferEncoding {
+        var count = valueBytes.count
+        while count > 0, valueBytes[count - 1] == UInt8(ascii: " ") || valueBytes[count - 1] == UInt8(ascii: "\t") {
+            count -= 1
         }
-        var count = valueSize
-        if endsInWhitespace(count), !HTTPRequest.fieldNamesEqual(name, "Transfer-Encoding") {
-            while endsInWhitespace(count) { count -= 1 }
-        }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<count]), as: UTF8.self)
+        valueBytes = UnsafeRawBufferPointer(rebasing: valueBytes[..<count])
     }
-    assembler.addField(name: name, value: text ?? "")
+    assembler.addField(name: nameBytes, value: valueBytes)
     return .YES
 }
 

@@ -15,10 +15,7 @@ struct PendingSamples {
         var bytes: Int {
             switch self {
             case .request(let request):
-                return (request.query?.utf8.count ?? 0)
-                    + request.headers.reduce(0) {
-                        $0 + $1.name.utf8.count + $1.value.utf8.count
-                    }
+                return (request.query?.utf8.count ?? 0) + request.fields.byteCount
             case .resolved(let url, let platform, let appVersion):
                 return url.utf8.count + (platform?.utf8.count ?? 0) + (appVersion?.utf8.count ?? 0)
             }
