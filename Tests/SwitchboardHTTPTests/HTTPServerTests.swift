@@ -91,6 +91,15 @@ struct HTTPServerTests {
         }
     }
 
+    @Test("a field value with bytes that are not UTF-8 (obs-text) reads with replacement characters")
+    func obsTextValue() throws {
+        let echo = try EchoServer()
+        let client = try echo.client()
+        try client.send(Array("GET /o HTTP/1.1\r\nHost: localhost\r\nX-Obs: caf".utf8) + [0xE9, 0xFF] + Array("\r\n\r\n".utf8))
+        let echoed = try client.readResponse().echoed()
+        #expect(echoed.headers.last == ["X-Obs", "caf\u{FFFD}\u{FFFD}"])
+    }
+
     @Test("POST body is echoed")
     func postBodyEcho() throws {
         let echo = try EchoServer()
