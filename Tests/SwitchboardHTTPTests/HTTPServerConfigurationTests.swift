@@ -1,3 +1,4 @@
+import Foundation
 import SwitchboardHTTP
 import SwitchboardTestSupport
 import Testing
@@ -56,6 +57,16 @@ struct HTTPServerConfigurationTests {
         #expect(configuration.threadPoolSize >= 1)
         #expect(configuration.threadingMode == .pollThreadPool)
         try configuration.validate()
+    }
+
+    @Test("the default worker count: one per core, and at least one per 256 connections (at most 64 for them)")
+    func defaultWorkers() {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        for (connections, forConnections) in [(1, 1), (256, 1), (257, 2), (1024, 4), (2000, 8), (1_000_000, 64)] {
+            #expect(HTTPServerConfiguration.defaultThreadPoolSize(maxConnections: connections) == max(cores, forConnections))
+        }
+        #expect(HTTPServerConfiguration(maxConnections: 2000).threadPoolSize == max(cores, 8))
+        #expect(HTTPServerConfiguration(threadPoolSize: 3, maxConnections: 2000).threadPoolSize == 3)
     }
 
     @Test("epoll with more than 126 connections per worker, the room over the limit included, is refused (0.9.75 stall)")

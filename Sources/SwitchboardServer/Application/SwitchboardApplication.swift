@@ -130,7 +130,8 @@ package final class SwitchboardApplication: Sendable {
     /// The HTTP settings of `switchboard.yaml`, with `listen` overridden when given.
     private static func httpConfiguration(settings: ServerSettings, listen: String?) throws -> HTTPServerConfiguration {
         var configuration = try HTTPServerConfiguration(listen: listen ?? settings.listen)
-        configuration.threadPoolSize = settings.threads ?? HTTPServerConfiguration.defaultThreadPoolSize
+        configuration.threadPoolSize =
+            settings.threads ?? HTTPServerConfiguration.defaultThreadPoolSize(maxConnections: settings.limits.maxConnections)
         configuration.maxConnections = settings.limits.maxConnections
         configuration.maxConnectionsPerClient = settings.limits.maxConnectionsPerClient
         configuration.requestTimeout = .seconds(settings.limits.requestTimeoutSeconds)

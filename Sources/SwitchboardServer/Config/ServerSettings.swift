@@ -29,7 +29,8 @@ package struct ServerSettings: Sendable, Hashable, Codable {
     package var redirectAllowHTTP: Bool = false
     /// Apps published in the association files (`/.well-known/…`).
     package var apps: AppsSettings = AppsSettings()
-    /// Worker threads of the HTTP server; `nil` = one per core.
+    /// Worker threads of the HTTP server; `nil` = one per core, and at least one per 256 of
+    /// `limits.max_connections` (`HTTPServerConfiguration.defaultThreadPoolSize(maxConnections:)`).
     package var threads: Int?
     /// Log one line per request.
     package var accessLog: Bool = false

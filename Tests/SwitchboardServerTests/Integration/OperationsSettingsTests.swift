@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SwitchboardTestSupport
 import Testing
 
@@ -24,6 +25,22 @@ extension IntegrationTests {
             #expect(try client.admin("POST", "/admin/reload").status == 200)
             reload = try client.admin("GET", "/admin/status").json["lastReload"] as? [String: Any] ?? [:]
             #expect(reload["restartRequired"] as? [String] == [], "\(reload)")
+        }
+
+        @Test(
+            "HTTP workers: one per core and at least one per 256 connections, unless threads is set",
+            arguments: [
+                ("", 4), ("limits: { max_connections: 2000 }\n", 8), ("limits: { max_connections: 100 }\n", 1), ("threads: 3\n", 3),
+            ])
+        func workerThreads(settings: String, expected: Int) async throws {
+            let config = try TestConfig.demo()
+            try config.writeSettings(try config.read("switchboard.yaml") + settings)
+            let server = try await InProcessServer(config: config)
+            let cores = ProcessInfo.processInfo.activeProcessorCount
+            let workers = settings.hasPrefix("threads") ? expected : max(cores, expected)
+            let listening = server.logs.all.first { $0.message == "HTTP server listening" }
+            #expect(listening?.metadata["threads"]?.description == "\(workers)", "\(String(describing: listening))")
+            #expect(try server.client().request("GET", "/healthz").status == 200)
         }
 
         @Test("the access log keeps query names and drops their values unless access_log_query is set")
