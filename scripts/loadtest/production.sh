@@ -19,8 +19,10 @@
 #   CSV=docs/benchmarks/production.csv ...             # where the medians go (default /tmp/switchboard-production.csv)
 #   PIN=1 ...                                            # wrk on CPU 0 (one thread), each server on CPU 1 (one worker)
 #   HEADERS=app ...                                      # requests carry a mobile app's header fields, not only Host
+#   SERVER_THREADS=2 ...                                 # Switchboard's and the floor's workers (default: Switchboard's default)
 #
-# By default wrk runs on the same 2 cores as the servers (2 workers each, wrk -t2), so everything
+# By default wrk runs on the same 2 cores as the servers (nginx with WORKERS=2 workers, Switchboard and
+# the floor with SERVER_THREADS, by default Switchboard's own default; wrk -t2), so everything
 # is CPU-bound and only ratios within one run mean anything. PIN=1 (as in scripts/loadtest.sh)
 # gives each side a core of its own, to see what a request costs when the load generator does
 # not share the server's core and caches. Processes started here are stopped on exit.
@@ -39,10 +41,17 @@ CONNECTIONS=${CONNECTIONS:-"64 256 1024"}
 SCENARIOS=${SCENARIOS:-"distinct repeat"}
 URL_COUNT=${URL_COUNT:-50000}
 PORT_BASE=${PORT_BASE:-28520}   # switchboard, base, nginx, then the variants: PORT_BASE, PORT_BASE+1, …
+# Room for the most connections of a run (1,024 at least, the server's default limit), all from
+# 127.0.0.1.
+max_connections=1024
+for conns in $CONNECTIONS; do [ "$conns" -gt "$max_connections" ] && max_connections=$conns; done
 if [ "${PIN:-0}" = 1 ]; then
-  server_pin=(taskset -c 1); wrk_pin=(taskset -c 0); WORKERS=1; wrk_threads=1
+  server_pin=(taskset -c 1); wrk_pin=(taskset -c 0); WORKERS=1; SERVER_THREADS=1; wrk_threads=1
 else
   server_pin=(); wrk_pin=(); WORKERS=${WORKERS:-2}; wrk_threads=2
+  # Switchboard's own default unless set (HTTPServerConfiguration.defaultThreadPoolSize): one
+  # worker per core, at least one per 256 connections of the limit. The floor gets as many.
+  SERVER_THREADS=${SERVER_THREADS:-$(( $(nproc) > (max_connections + 255) / 256 ? $(nproc) : (max_connections + 255) / 256 ))}
 fi
 
 loadtest_need_tools
@@ -53,8 +62,8 @@ loadtest_make_workdir
 
 python3 scripts/loadtest/generate-production.py "$work/config" "$work/urls.txt" "$URL_COUNT"
 cat >>"$work/config/switchboard.yaml" <<YAML
-threads: $WORKERS
-limits: { max_connections: 2048, max_connections_per_client: 2048 }
+threads: $SERVER_THREADS
+limits: { max_connections: $max_connections, max_connections_per_client: $max_connections }
 YAML
 
 declare -A bin port pid environment
@@ -100,7 +109,7 @@ servers=("${names[@]}" nginx)
 if [ -n "${FLOOR:-}" ]; then
   # libmicrohttpd with the server's settings and no work of its own, answering the same body:
   # how much of the gap to nginx is the C library's and the kernel's, not Switchboard's.
-  loadtest_start_floor "$work" "$WORKERS" "$body_size" "${server_pin[@]}" || exit 1
+  loadtest_start_floor "$work" "$SERVER_THREADS" "$body_size" "${server_pin[@]}" || exit 1
   port[libmicrohttpd]=$floor_port
   pid[libmicrohttpd]=$floor_pid
   servers+=(libmicrohttpd)
@@ -122,7 +131,7 @@ run() { # name scenario conns -> "req/s p50 p99 cpu_us_per_req non2xx errors tim
     'BEGIN { printf "%s %s %s %.2f %s %s %s\n", r, a, b, (n > 0 ? t / hz / n * 1e6 : 0), x, e, o }'
 }
 
-echo "servers: ${servers[*]} ($WORKERS workers each; wrk -t$wrk_threads$([ "${PIN:-0}" = 1 ] && echo ', pinned: wrk CPU 0, servers CPU 1' || echo ' on the same cores')); body $body_size bytes;"
+echo "servers: ${servers[*]} ($SERVER_THREADS threads for Switchboard and libmicrohttpd, $WORKERS nginx workers; wrk -t$wrk_threads$([ "${PIN:-0}" = 1 ] && echo ', pinned: wrk CPU 0, servers CPU 1' || echo ' on the same cores')); body $body_size bytes;"
 echo "$URL_COUNT links, $ROUNDS interleaved rounds of $DURATION; scenarios: $SCENARIOS"
 printf '%-6s %-9s %-5s %-12s %10s %8s %8s %10s %8s %7s %8s\n' conns scenario round server "req/s" "p50 ms" "p99 ms" "cpu us/req" non2xx errors timeouts
 for conns in $CONNECTIONS; do
