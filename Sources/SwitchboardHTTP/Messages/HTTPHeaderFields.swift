@@ -37,7 +37,7 @@ package struct HTTPHeaderFields: Sendable {
     }
 
     /// Makes room for `bytes` more bytes of names and values in `fields` more fields.
-    package mutating func reserveCapacity(bytes: Int, fields: Int) {
+    mutating func reserveCapacity(bytes: Int, fields: Int) {
         storage.reserveCapacity(storage.count + bytes + fields * Self.lengthsSize)
     }
 
@@ -56,7 +56,7 @@ package struct HTTPHeaderFields: Sendable {
     /// Every field of every request goes through here, so the bytes go in as three typed
     /// buffers: an `UnsafeRawBufferPointer` takes the array's generic path, measured at about
     /// twice the time per field.
-    package mutating func append(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+    mutating func append(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
         // Both lengths fit in 32 bits: a request's head is bounded by the connection's memory.
         let lengths = UInt64(UInt32(truncatingIfNeeded: name.count)) | UInt64(UInt32(truncatingIfNeeded: value.count)) << 32
         withUnsafeBytes(of: lengths.littleEndian) { storage.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
