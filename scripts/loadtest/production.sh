@@ -48,10 +48,8 @@ for conns in $CONNECTIONS; do [ "$conns" -gt "$max_connections" ] && max_connect
 if [ "${PIN:-0}" = 1 ]; then
   server_pin=(taskset -c 1); wrk_pin=(taskset -c 0); WORKERS=1; SERVER_THREADS=1; wrk_threads=1
 else
-  server_pin=(); wrk_pin=(); WORKERS=${WORKERS:-2}; wrk_threads=2
-  # Switchboard's own default unless set (HTTPServerConfiguration.defaultThreadPoolSize): one
-  # worker per core, at least one per 256 connections of the limit. The floor gets as many.
-  SERVER_THREADS=${SERVER_THREADS:-$(( $(nproc) > (max_connections + 255) / 256 ? $(nproc) : (max_connections + 255) / 256 ))}
+  # Unset, Switchboard picks its own default worker count; the floor then gets as many.
+  server_pin=(); wrk_pin=(); WORKERS=${WORKERS:-2}; SERVER_THREADS=${SERVER_THREADS:-}; wrk_threads=2
 fi
 
 loadtest_need_tools
@@ -62,9 +60,9 @@ loadtest_make_workdir
 
 python3 scripts/loadtest/generate-production.py "$work/config" "$work/urls.txt" "$URL_COUNT"
 cat >>"$work/config/switchboard.yaml" <<YAML
-threads: $SERVER_THREADS
 limits: { max_connections: $max_connections, max_connections_per_client: $max_connections }
 YAML
+[ -z "$SERVER_THREADS" ] || echo "threads: $SERVER_THREADS" >>"$work/config/switchboard.yaml"
 
 declare -A bin port pid environment
 names=(switchboard)
@@ -84,13 +82,16 @@ done
 for name in "${names[@]}"; do
   cp -r "$work/config" "$work/config-$name"
   sed -i "s#^data_dir:.*#data_dir: $work/data-$name#" "$work/config-$name/switchboard.yaml"
-  env ${environment[$name]:-} "${server_pin[@]}" "${bin[$name]}" serve --config "$work/config-$name" --listen "127.0.0.1:${port[$name]}" --log-level warning 2>"$work/$name.log" &
+  env ${environment[$name]:-} "${server_pin[@]}" "${bin[$name]}" serve --config "$work/config-$name" --listen "127.0.0.1:${port[$name]}" --log-level info 2>"$work/$name.log" &
   pid[$name]=$!
 done
 for name in "${names[@]}"; do
   for _ in $(seq 200); do curl -fs "http://127.0.0.1:${port[$name]}/healthz" >/dev/null && break; sleep 0.1; done
   curl -fs "http://127.0.0.1:${port[$name]}/healthz" >/dev/null || { echo "$name did not start:" >&2; cat "$work/$name.log" >&2; exit 1; }
 done
+# The worker count Switchboard runs with, as its start-up line says (its default when unset).
+server_threads=$(sed -n 's/.* threads=\([0-9][0-9]*\) .*HTTP server listening.*/\1/p' "$work/switchboard.log" | head -1)
+[ -n "$server_threads" ] || { echo "no worker count in Switchboard's log:" >&2; cat "$work/switchboard.log" >&2; exit 1; }
 
 # The nginx body: the mean size of the answers to the first 200 links; the builds must agree.
 total=0; count=0
@@ -109,7 +110,7 @@ servers=("${names[@]}" nginx)
 if [ -n "${FLOOR:-}" ]; then
   # libmicrohttpd with the server's settings and no work of its own, answering the same body:
   # how much of the gap to nginx is the C library's and the kernel's, not Switchboard's.
-  loadtest_start_floor "$work" "$SERVER_THREADS" "$body_size" "${server_pin[@]}" || exit 1
+  loadtest_start_floor "$work" "$server_threads" "$body_size" "${server_pin[@]}" || exit 1
   port[libmicrohttpd]=$floor_port
   pid[libmicrohttpd]=$floor_pid
   servers+=(libmicrohttpd)
@@ -131,7 +132,7 @@ run() { # name scenario conns -> "req/s p50 p99 cpu_us_per_req non2xx errors tim
     'BEGIN { printf "%s %s %s %.2f %s %s %s\n", r, a, b, (n > 0 ? t / hz / n * 1e6 : 0), x, e, o }'
 }
 
-echo "servers: ${servers[*]} ($SERVER_THREADS threads for Switchboard and libmicrohttpd, $WORKERS nginx workers; wrk -t$wrk_threads$([ "${PIN:-0}" = 1 ] && echo ', pinned: wrk CPU 0, servers CPU 1' || echo ' on the same cores')); body $body_size bytes;"
+echo "servers: ${servers[*]} ($server_threads threads for Switchboard and libmicrohttpd, $WORKERS nginx workers; wrk -t$wrk_threads$([ "${PIN:-0}" = 1 ] && echo ', pinned: wrk CPU 0, servers CPU 1' || echo ' on the same cores')); body $body_size bytes;"
 echo "$URL_COUNT links, $ROUNDS interleaved rounds of $DURATION; scenarios: $SCENARIOS"
 printf '%-6s %-9s %-5s %-12s %10s %8s %8s %10s %8s %7s %8s\n' conns scenario round server "req/s" "p50 ms" "p99 ms" "cpu us/req" non2xx errors timeouts
 for conns in $CONNECTIONS; do

@@ -54,8 +54,8 @@ package struct HTTPHeaderFields: Sendable {
     /// UTF-8, and neither is checked here).
     ///
     /// Every field of every request goes through here, so the bytes go in as three typed
-    /// buffers: an `UnsafeRawBufferPointer` takes the array's generic path, measured at about
-    /// twice the time per field.
+    /// buffers: an `UnsafeRawBufferPointer` takes the array's generic path, measured at 1.4–2.1×
+    /// the time per field.
     mutating func append(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
         // Both lengths fit in 32 bits: a request's head is bounded by the connection's memory.
         let lengths = UInt64(UInt32(truncatingIfNeeded: name.count)) | UInt64(UInt32(truncatingIfNeeded: value.count)) << 32
