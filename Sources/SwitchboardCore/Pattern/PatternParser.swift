@@ -102,24 +102,27 @@ struct PatternParser {
             located.append((characters[index], index))
         }
         let pieces = try parsePieces(located)
-        var expansions = expand(pieces)
+        let expansions = expand(pieces)
         guard expansions.count <= Self.maximumExpansions else {
             throw error(
                 "too many optional groups: \(expansions.count) combinations, at most \(Self.maximumExpansions)",
                 at: pathStart)
         }
-        var patterns: [RoutePattern] = []
-        var seen = Set<[PatternSegment]>()
-        // Longest first; among equal lengths, the order of generation (groups present first).
-        expansions = expansions.enumerated().sorted { lhs, rhs in
+        var parsed: [[PatternSegment]] = []
+        parsed.reserveCapacity(expansions.count)
+        for expansion in expansions { parsed.append(try parseSegments(expansion)) }
+        // Most segments first; among equal counts, the order of generation, which keeps an
+        // earlier group before a later one. Two expansions that accept the same URLs
+        // (`/(:a/)(:b/)x` on `/v/x`) then resolve to the earlier group's names, whatever the
+        // names' lengths (design.md §3).
+        let ordered = parsed.enumerated().sorted { lhs, rhs in
             lhs.element.count != rhs.element.count
                 ? lhs.element.count > rhs.element.count : lhs.offset < rhs.offset
-        }.map(\.element)
-        for expansion in expansions {
-            let segments = try parseSegments(expansion)
-            if seen.insert(segments).inserted {
-                patterns.append(RoutePattern(text: text, scheme: scheme, host: host, segments: segments))
-            }
+        }
+        var patterns: [RoutePattern] = []
+        var seen = Set<[PatternSegment]>()
+        for (_, segments) in ordered where seen.insert(segments).inserted {
+            patterns.append(RoutePattern(text: text, scheme: scheme, host: host, segments: segments))
         }
         return patterns
     }

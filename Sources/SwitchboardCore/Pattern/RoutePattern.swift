@@ -57,7 +57,8 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
     /// Parses a pattern and expands its optional groups.
     ///
     /// - Parameter text: the pattern as written in a route file.
-    /// - Returns: every expansion, longest first (a pattern without groups gives one).
+    /// - Returns: every expansion, most segments first, and among equal counts the one that
+    ///   keeps an earlier group first (a pattern without groups gives one).
     /// - Throws: ``PatternError`` naming what is wrong and at which position.
     public static func parse(_ text: String) throws(PatternError) -> [RoutePattern] {
         if let plain = PatternParser.parsePlainPath(text) { return [plain] }

@@ -54,6 +54,16 @@ struct PatternParserTests {
         #expect(nested == [[.literal("a"), .literal("b"), .literal("c")], [.literal("a"), .literal("b")], [.literal("a")]])
     }
 
+    @Test("Longest counts segments, not characters; among equal counts an earlier group comes first")
+    func longestCountsSegments() throws {
+        let names = try RoutePattern.parse("/p(/:a)(/:much_longer_name)").map { pattern in
+            pattern.segments.map { segment in
+                if case .parameter(let name, _) = segment { name } else { "=" }
+            }
+        }
+        #expect(names == [["=", "a", "much_longer_name"], ["=", "a"], ["=", "much_longer_name"], ["="]])
+    }
+
     @Test("JLRoutes' groups, ending with '/' at the start of a segment, expand like groups starting with '/'")
     func groupsEndingWithSlash() throws {
         let jlroutes = try RoutePattern.parse("/(rest/)(app/):object/:id").map(\.segments)
