@@ -32,15 +32,15 @@ public struct AppLinkPolicy: Sendable, Hashable {
         guard parts.isHTTP else {
             guard !schemes.isEmpty else { return false }
             guard schemes.count <= Self.byteComparisonLimit else {
-                return schemes.contains(scanner.makeString(parts.scheme, lowercasingASCII: true))
+                return schemes.contains(scanner.makeString(parts.scheme, lowercasing: true))
             }
             let schemeBytes = UnsafeBufferPointer(rebasing: bytes[parts.scheme])
             return schemes.contains { Self.equalsLowercased($0, schemeBytes) }
         }
         guard let host = parts.host, !domains.isEmpty else { return false }
         let hostBytes = UnsafeBufferPointer(rebasing: bytes[host])
-        guard domains.count <= Self.byteComparisonLimit else {
-            return domains.contains(scanner.makeString(host, lowercasingASCII: true))
+        guard domains.count <= Self.byteComparisonLimit, !HostLowercasing.needsUnicode(hostBytes) else {
+            return domains.contains(scanner.makeString(host, lowercasing: true))
         }
         return domains.contains { Self.equalsLowercased($0, hostBytes) }
     }
@@ -48,7 +48,7 @@ public struct AppLinkPolicy: Sendable, Hashable {
     /// The most schemes or domains compared byte by byte rather than through their set.
     private static let byteComparisonLimit = 8
 
-    /// Whether `bytes`, a scheme or an `http`/`https` host, lowercased as ``ParsedURL``
+    /// Whether `bytes`, a scheme or an ASCII `http`/`https` host, lowercased as ``ParsedURL``
     /// lowercases them (ASCII letters, except the hex digits of `%HH` escapes, which a scheme
     /// cannot have), are `expected`.
     private static func equalsLowercased(_ expected: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -152,8 +152,8 @@ extension Resolver {
         } else {
             let scanner = URLScanner(bytes: bytes)
             request = router.table.request(
-                scheme: scanner.makeString(parts.scheme, lowercasingASCII: true),
-                host: parts.host.map { scanner.makeString($0, lowercasingASCII: parts.isHTTP) }, port: parts.port,
+                scheme: scanner.makeString(parts.scheme, lowercasing: true),
+                host: parts.host.map { scanner.makeString($0, lowercasing: parts.isHTTP) }, port: parts.port,
                 isAppLink: isAppLink)
         }
         let host = parts.isHTTP ? nil : parts.host.map { UnsafeBufferPointer(rebasing: bytes[$0]) }

@@ -44,7 +44,10 @@ extension RewriteTemplate {
                 let value = UnsafeBufferPointer(rebasing: subject[range])
                 // ParsedURL lowercases the scheme, and the host of http(s) URLs.
                 let lowercases = variable == .scheme || (variable == .host && parts.isHTTP)
-                if lowercases, value.contains(where: { $0 &- UInt8(ascii: "A") < 26 }) {
+                if lowercases, HostLowercasing.needsUnicode(value) {
+                    var lowered = HostLowercasing.lowercased(value)
+                    written += lowered.withUTF8 { Self.write($0, transform, to: rest) }
+                } else if lowercases, value.contains(where: { $0 &- UInt8(ascii: "A") < 26 }) {
                     written += Self.withLowercased(value) { Self.write($0, transform, to: rest) }
                 } else {
                     written += Self.write(value, transform, to: rest)
@@ -101,8 +104,8 @@ extension RewriteTemplate {
         }
     }
 
-    /// Calls `body` with `value` with its ASCII letters lowercased, the hex digits of `%HH`
-    /// escapes kept as written (as ``URLScanner/makeString(_:lowercasingASCII:)``).
+    /// Calls `body` with `value`, which is ASCII, with its letters lowercased, the hex digits
+    /// of `%HH` escapes kept as written (as ``URLScanner/makeString(_:lowercasing:)``).
     private static func withLowercased<Result>(
         _ value: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result
     ) -> Result {

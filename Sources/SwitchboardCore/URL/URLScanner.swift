@@ -13,9 +13,9 @@ struct URLScanner {
         let parts = try scan()
         return ParsedURL(
             string: text,
-            scheme: makeString(parts.scheme, lowercasingASCII: true),
+            scheme: makeString(parts.scheme, lowercasing: true),
             userinfo: parts.userinfo.map { makeString($0) },
-            host: parts.host.map { makeString($0, lowercasingASCII: parts.isHTTP) },
+            host: parts.host.map { makeString($0, lowercasing: parts.isHTTP) },
             port: parts.port,
             path: makeString(parts.path),
             query: parts.query.map { makeString($0) },
@@ -38,14 +38,14 @@ struct URLScanner {
             index += 2
             authority = try scanAuthority(&index)
             if isHTTP, authority.host?.isEmpty ?? true {
-                let scheme = makeString(0..<schemeEnd, lowercasingASCII: true)
+                let scheme = makeString(0..<schemeEnd, lowercasing: true)
                 throw URLSyntaxError(
                     message: "an \(scheme) URL must have a non-empty host",
                     byteOffset: authority.hostStart
                 )
             }
         } else if isHTTP {
-            let scheme = makeString(0..<schemeEnd, lowercasingASCII: true)
+            let scheme = makeString(0..<schemeEnd, lowercasing: true)
             throw URLSyntaxError(
                 message: "an \(scheme) URL must have a host, as in \(scheme)://example.com/",
                 byteOffset: index
@@ -280,11 +280,13 @@ struct URLScanner {
         }
     }
 
-    /// The bytes in `range` as a `String`, optionally with ASCII letters lowercased (hex digits
-    /// of `%HH` escapes are kept as written).
-    func makeString(_ range: Range<Int>, lowercasingASCII: Bool = false) -> String {
+    /// The bytes in `range` as a `String`, optionally lowercased as ``HostLowercasing`` lowers
+    /// a host (hex digits of `%HH` escapes are kept as written; a scheme is ASCII).
+    func makeString(_ range: Range<Int>, lowercasing: Bool = false) -> String {
         let slice = UnsafeBufferPointer(rebasing: bytes[range])
-        guard lowercasingASCII, slice.contains(where: { $0 &- UInt8(ascii: "A") < 26 }) else {
+        guard lowercasing else { return String(decoding: slice, as: UTF8.self) }
+        if HostLowercasing.needsUnicode(slice) { return HostLowercasing.lowercased(slice) }
+        guard slice.contains(where: { $0 &- UInt8(ascii: "A") < 26 }) else {
             return String(decoding: slice, as: UTF8.self)
         }
         return String(unsafeUninitializedCapacity: slice.count) { out in
