@@ -262,6 +262,8 @@ private struct Reader {
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let value = Double(text) else { throw GiveUp() }
+        // An integer a double cannot hold exactly is left to the Codable path, which refuses it.
+        if let integer = Int64(text), Double(exactly: integer) == nil { throw GiveUp() }
         try expectDelimiter()
         return value
     }

@@ -69,7 +69,9 @@ package struct JSONWriter: Sendable {
             writeRaw("null")
             return
         }
-        if number == number.rounded(.towardZero), abs(number) < 1e15 {
+        // A whole number within Int64 is written as an integer (no `.0`, no exponent), so that
+        // a client reading an integer gets one.
+        if number == number.rounded(.towardZero), abs(number) < 0x1p63 {
             writeRaw(String(Int64(number)))
         } else {
             writeRaw(String(number))
