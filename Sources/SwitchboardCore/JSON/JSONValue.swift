@@ -69,18 +69,18 @@ extension JSONValue: Codable {
             self = .null
         } else if let value = try? single.decode(Bool.self) {
             self = .bool(value)
-        } else if let integer = try? single.decode(Int64.self) {
-            // A number is kept as a double: an integer it cannot hold exactly would come back
-            // changed (9007199254740993 as 9007199254740992), so it is refused instead.
-            guard let exact = Double(exactly: integer) else {
+        } else if let value = try? single.decode(Double.self) {
+            // A number is kept as a double: an integer beyond 2^53 that it cannot hold exactly
+            // would come back changed (9007199254740993 as 9007199254740992), so it is refused.
+            // The integer is read only to check: the double is the value, as a YAML scalar
+            // reads (`010` is ten).
+            if abs(value) >= 0x1p53, let integer = try? single.decode(Int64.self), Double(exactly: integer) == nil {
                 throw DecodingError.dataCorruptedError(
                     in: single,
                     debugDescription:
                         "the integer \(integer) cannot be kept exactly (numbers are doubles: whole numbers up to 2^53 are exact); write it as a string"
                 )
             }
-            self = .number(exact)
-        } else if let value = try? single.decode(Double.self) {
             self = .number(value)
         } else {
             self = .string(try single.decode(String.self))

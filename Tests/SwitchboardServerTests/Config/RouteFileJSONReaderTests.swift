@@ -155,4 +155,17 @@ import Yams
             #expect(chunks.flatMap(\.routes).map(\.id) == (0..<10).map { "r\($0)" })
         }
     }
+
+    @Test("a YAML target's numbers read as YAML reads them, and an integer a double cannot hold is refused")
+    func yamlNumbersInATarget() throws {
+        let file = "module: m\nroutes:\n  - {id: n, pattern: /n, target: {a: 010, b: 0b101, c: 9007199254740992, d: 1e16}}\n"
+        let target = try YAMLDecoder().decode(RouteFile.self, from: file).routes[0].target
+        #expect(target == .object([("a", .number(10)), ("b", .string("0b101")), ("c", .number(0x1p53)), ("d", .number(1e16))]))
+        let refused = Self.yamlPath("module: m\nroutes:\n  - {id: n, pattern: /n, target: {a: 9007199254740993}}\n")
+        guard case .failure(let error) = refused else {
+            Issue.record("9007199254740993 was read as a double")
+            return
+        }
+        #expect(error.message.contains("target.a: the integer 9007199254740993 cannot be kept exactly"))
+    }
 }
