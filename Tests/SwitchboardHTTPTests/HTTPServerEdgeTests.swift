@@ -191,12 +191,13 @@ struct HTTPServerEdgeTests {
         #expect(echoed.query == query)
     }
 
-    @Test("a request whose client shut down its sending side after it is answered", arguments: ["POST", "DELETE", "GET"])
+    // README "Limits": the answer is guaranteed when the end of stream is there by the time the
+    // request has been read whole, so the request and the half-close go in one segment.
+    @Test("a request that arrives with its client's half-close is answered", arguments: ["POST", "DELETE", "GET"])
     func halfClosedClientIsAnswered(method: String) throws {
         let echo = try EchoServer()
         let client = try echo.client(timeout: .seconds(3))
-        try client.send("\(method) /x HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\nhi")
-        client.finishSending()
+        try client.sendThenFinishSending("\(method) /x HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\nhi")
         let response = try client.readResponse()
         #expect(response.status == 200)
         #expect(try response.echoed().method == method)

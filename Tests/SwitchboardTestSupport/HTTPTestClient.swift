@@ -106,6 +106,19 @@ package final class HTTPTestClient {
         if socket >= 0 { _ = shutdown(socket, Int32(SHUT_WR)) }
     }
 
+    /// Sends `text` and the half-close in one TCP segment (corked until the shutdown), so that
+    /// the server has the end of stream by the time it has read the request whole.
+    package func sendThenFinishSending(_ text: String) throws {
+        var on: Int32 = 1
+        #if canImport(Glibc)
+            _ = setsockopt(socket, Int32(IPPROTO_TCP), TCP_CORK, &on, socklen_t(MemoryLayout<Int32>.size))
+        #else
+            _ = setsockopt(socket, Int32(IPPROTO_TCP), TCP_NOPUSH, &on, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+        try send(text)
+        finishSending()
+    }
+
     /// Sends raw bytes.
     package func send(_ bytes: [UInt8]) throws {
         var sent = 0
