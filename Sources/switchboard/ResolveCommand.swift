@@ -37,9 +37,11 @@ struct ResolveCommand: ParsableCommand {
         let snapshot = try options.loadSnapshot()
         let context = try requestContext()
         do {
-            let resolution = try snapshot.resolver.resolve(url, context: context)
-            if explain, case .object(var members) = resolution.json {
-                members.append(("trace", try snapshot.resolver.explain(url, context: context).1.json))
+            let (resolution, trace) =
+                explain
+                ? try snapshot.resolver.explain(url, context: context) : (try snapshot.resolver.resolve(url, context: context), nil)
+            if let trace, case .object(var members) = resolution.json {
+                members.append(("trace", trace.json))
                 print(JSONValue.object(members).jsonText)
             } else {
                 print(String(decoding: resolution.jsonBytes, as: UTF8.self))

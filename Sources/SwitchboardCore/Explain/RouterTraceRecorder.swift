@@ -7,6 +7,7 @@ struct RouterTraceRecorder: TrieWalkObserver {
     /// The request walked, for why a pattern ending at a node does not accept it.
     let request: TrieTable.Request
     private(set) var steps: [RouterTrace.Step] = []
+    private(set) var limitHits = 0
 
     init(table: TrieTable, request: TrieTable.Request) {
         self.table = table
@@ -26,6 +27,7 @@ struct RouterTraceRecorder: TrieWalkObserver {
     }
 
     mutating func hitLimit(_ edge: TrieEdge, depth: Int, segment: PathSegment) {
+        limitHits += 1
         record(
             depth, segment.string, branch(edge, segment),
             "refused: the regex hit the PCRE2 match limit on '\(segment.string)' (counted as no match, and in metrics)")

@@ -1,11 +1,10 @@
-/// Where a link goes: the answer of `GET /resolve` and `switchboard resolve` (design.md §5).
+/// Where a link goes: the answer of `GET /resolve` and `switchboard resolve` (design.md §5), as
+/// values and as the body itself.
 public struct Resolution: Sendable {
     /// The URL as given.
     public let url: String
     /// The URL after rewriting; `nil` when no rule fired.
     public let rewrittenURL: String?
-    /// The rules that fired, in order (empty when none).
-    public let ruleIDs: [String]
     /// The route, when one matched.
     public let match: RouteMatch?
     /// Merged params: route defaults < query parameters < path captures.
@@ -17,83 +16,94 @@ public struct Resolution: Sendable {
     public let openWeb: Bool
     /// The expanded fallback template, for an unmatched URL when one is configured.
     public let fallback: String?
-    /// How many route constraint regexes a PCRE2 limit stopped while routing (each counted as
-    /// not accepting the segment). Not part of the body; for the metrics, and so that such an
-    /// answer is not cached.
-    public let constraintLimitHits: Int
+    /// What the status, the metrics and a cache need: the route, the rules, and the rule
+    /// errors and PCRE2 limit hits of the pass.
+    public let summary: ResolveSummary
+    /// The response body, exactly the shape of design.md §5, as compact JSON.
+    public let jsonBytes: [UInt8]
 
     /// Whether a route matched.
     public var matched: Bool { match != nil }
+    /// The rules that fired, in order (empty when none).
+    public var ruleIDs: [String] { summary.firedRuleIDs }
+    /// How many route constraint regexes a PCRE2 limit stopped while routing (each counted as
+    /// not accepting the segment). Not part of the body; for the metrics, and so that such an
+    /// answer is not cached.
+    public var constraintLimitHits: Int { summary.constraintLimitHits }
 
-    /// The response body, exactly the shape of design.md §5.
+    /// The response body as a value, read back from ``jsonBytes`` (for documents that embed it).
     public var json: JSONValue {
-        var members: [(key: String, value: JSONValue)] = [("matched", .bool(matched)), ("url", .string(url))]
-        if let rewrittenURL { members.append(("rewrittenURL", .string(rewrittenURL))) }
-        if !ruleIDs.isEmpty { members.append(("ruleIds", .array(ruleIDs.map(JSONValue.string)))) }
-        if let match {
-            members.append(("routeId", .string(match.route.id)))
-            members.append(("module", .string(match.route.module)))
-            members.append(("pattern", .string(match.pattern)))
-            members.append(("target", match.route.target))
-            members.append(("params", .object(params.map { (key: $0.name, value: $0.value) })))
-            if let webURL { members.append(("webURL", .string(webURL))) }
-            if openWeb { members.append(("openWeb", .bool(true))) }
-        } else if let fallback {
-            members.append(("fallback", .string(fallback)))
-        }
-        return .object(members)
+        JSONValue(parsing: jsonBytes) ?? .null
     }
 
-    /// The response body as compact JSON bytes: the same text as ``json`` written out, without
-    /// building the intermediate tree (this runs on every `GET /resolve`).
-    public var jsonBytes: [UInt8] {
-        var writer = JSONWriter(capacity: 512)
-        write(to: &writer)
-        return writer.bytes
+    init(
+        url: String, rewrittenURL: String?, match: RouteMatch?, params: [(name: String, value: JSONValue)], webURL: String?,
+        openWeb: Bool, fallback: String?, summary: ResolveSummary, jsonBytes: [UInt8]
+    ) {
+        self.url = url
+        self.rewrittenURL = rewrittenURL
+        self.match = match
+        self.params = params
+        self.webURL = webURL
+        self.openWeb = openWeb
+        self.fallback = fallback
+        self.summary = summary
+        self.jsonBytes = jsonBytes
+    }
+}
+
+/// The resolve observer behind ``Resolver/resolve(_:context:)``: the values of the answer the
+/// pass writes.
+struct ResolutionCollector: ResolveObserver {
+    static var visitsEveryRule: Bool { false }
+    let router: Router
+    private var rewrittenURL: String?
+    private var match: RouteMatch?
+    private var params: [(name: String, value: JSONValue)] = []
+    private var webURL: String?
+    private var openWeb = false
+    private var fallback: String?
+
+    init(router: Router) {
+        self.router = router
     }
 
-    /// Writes the body of ``json`` member by member.
-    package func write(to writer: inout JSONWriter) {
-        writer.writeSyntax(matched ? #"{"matched":true,"url":"# : #"{"matched":false,"url":"#)
-        writer.writeString(url)
-        if let rewrittenURL {
-            writer.writeSyntax(#","rewrittenURL":"#)
-            writer.writeString(rewrittenURL)
-        }
-        if !ruleIDs.isEmpty {
-            writer.writeSyntax(#","ruleIds":["#)
-            for (index, id) in ruleIDs.enumerated() {
-                if index > 0 { writer.writeSyntax(",") }
-                writer.writeString(id)
-            }
-            writer.writeSyntax("]")
-        }
-        if let match {
-            writer.writeSyntax(#","routeId":"#)
-            writer.writeString(match.route.id)
-            writer.writeSyntax(#","module":"#)
-            writer.writeString(match.route.module)
-            writer.writeSyntax(#","pattern":"#)
-            writer.writeString(match.pattern)
-            writer.writeSyntax(#","target":"#)
-            writer.write(match.route.target)
-            writer.writeSyntax(#","params":{"#)
-            for (index, param) in params.enumerated() {
-                if index > 0 { writer.writeSyntax(",") }
-                writer.writeString(param.name)
-                writer.writeSyntax(":")
-                writer.write(param.value)
-            }
-            writer.writeSyntax("}")
-            if let webURL {
-                writer.writeSyntax(#","webURL":"#)
-                writer.writeString(webURL)
-            }
-            if openWeb { writer.writeSyntax(#","openWeb":true"#) }
-        } else if let fallback {
-            writer.writeSyntax(#","fallback":"#)
-            writer.writeString(fallback)
-        }
-        writer.writeSyntax("}")
+    func ruledOutByPrefilter(_ rule: Int, subject: UnsafeBufferPointer<UInt8>) {}
+    func conditionFailed(_ rule: Int, subject: UnsafeBufferPointer<UInt8>) {}
+    func didNotMatch(_ rule: Int, subject: UnsafeBufferPointer<UInt8>) {}
+    func hitLimit(_ rule: Int, subject: UnsafeBufferPointer<UInt8>) {}
+    func failed(_ rule: Int, subject: UnsafeBufferPointer<UInt8>, error: RewriteOutcome.RuleError) {}
+
+    mutating func fired(
+        _ rule: Int, subject: UnsafeBufferPointer<UInt8>, match: RegexMatch, output: UnsafeBufferPointer<UInt8>
+    ) {
+        rewrittenURL = String(decoding: output, as: UTF8.self)
+    }
+
+    func makeWalk(table: TrieTable, request: TrieTable.Request) -> UnobservedWalk { UnobservedWalk() }
+
+    func routed(
+        _ walk: UnobservedWalk, url: UnsafeBufferPointer<UInt8>, isAppLink: Bool,
+        segments: UnsafeBufferPointer<PathSegment>, entry: Int32
+    ) {}
+
+    mutating func matched(route: Int, pattern: Int, params: ParamsMerge, webURL: String?, openWeb: Bool) {
+        match = RouteMatch(
+            route: router.routes[route], pattern: router.routes.pattern(at: route, number: pattern),
+            captures: params.captureValues())
+        self.params = params.values()
+        self.webURL = webURL
+        self.openWeb = openWeb
+    }
+
+    mutating func unmatched(fallback: UnsafeBufferPointer<UInt8>?) {
+        self.fallback = fallback.map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The resolution of `url` the pass answered with `summary` and `body`.
+    func resolution(of url: String, summary: ResolveSummary, body: [UInt8]) -> Resolution {
+        Resolution(
+            url: url, rewrittenURL: rewrittenURL, match: match, params: params, webURL: webURL, openWeb: openWeb,
+            fallback: fallback, summary: summary, jsonBytes: body)
     }
 }

@@ -1,6 +1,10 @@
-/// The resolver: URL → rewrite rules → route → ``Resolution`` (design.md §3–§5).
+/// The resolver: URL → rewrite rules → route → the `/resolve` answer (design.md §3–§5).
 ///
-/// Immutable and `Sendable`: a server holds one per snapshot and swaps it on reload.
+/// Immutable and `Sendable`: a server holds one per snapshot and swaps it on reload. Every way
+/// to resolve runs the same single pass over the URL's bytes; they differ in what they keep:
+/// the body's bytes (``resolve(_:context:appendingBodyTo:)``, what a server sends), a
+/// ``Resolution`` value (``resolve(_:context:)``), or that value with the trace of every
+/// decision (``explain(_:context:)``).
 /// ```swift
 /// var builder = ResolverBuilder(policy: AppLinkPolicy(schemes: ["myapp"], domains: ["shop.example.com"]))
 /// builder.add(Route(id: "product.detail", module: "product", patterns: ["/product/:id<int>"]))
@@ -16,10 +20,13 @@ public struct Resolver: Sendable {
     public let rewriter: RewriteEngine
     /// Which URLs are app links.
     public let policy: AppLinkPolicy
-    /// The router's tables and the fallback in one object, which the byte path reads unretained.
+    /// The router's tables and the fallback in one object, which the pass reads unretained.
     let matchTables: MatchTables
     /// Template for unmatched URLs.
     var fallback: RewriteTemplate? { matchTables.fallback }
+
+    /// Room reserved for a body: most answers fit, so the buffer is allocated once.
+    static let bodyCapacity = 512
 
     package init(router: Router, rewriter: RewriteEngine, policy: AppLinkPolicy, fallback: RewriteTemplate?) {
         self.router = router
@@ -28,7 +35,7 @@ public struct Resolver: Sendable {
         matchTables = MatchTables(router: router, fallback: fallback)
     }
 
-    /// Resolves one URL and also reports what the rewrite pass did (for metrics).
+    /// Resolves one URL into a value: where it goes, how it got there, and its `/resolve` body.
     ///
     /// - Parameters:
     ///   - text: the URL.
@@ -36,56 +43,83 @@ public struct Resolver: Sendable {
     ///     rules and `minAppVersion`.
     /// - Throws: ``ResolveError`` (`invalid_url`) when the URL is malformed, or when the URL
     ///   to route has a bad escape or invalid UTF-8 in its path or query.
-    public func resolveWithOutcome(
-        _ text: String, context: RequestContext = RequestContext()
-    ) throws(ResolveError) -> (Resolution, RewriteOutcome) {
-        let input: ParsedURL
-        do {
-            input = try ParsedURL.parse(text)
-        } catch {
-            throw ResolveError(message: "invalid URL: \(error.description)")
-        }
-        let outcome = rewriter.rewrite(input, context: context)
-        let final = outcome.url
-        let match: RouteMatch?
-        let constraintLimitHits: Int
-        var params: [(name: String, value: JSONValue)] = []
-        do {
-            (match, constraintLimitHits) = try router.matchCountingLimits(final, isAppLink: policy.isAppLink(final))
-            if let match {
-                params = ParamsMerger.merge(
-                    defaults: match.route.defaultParams, query: try final.queryItems(), captures: match.captures)
-            }
-        } catch {
-            throw ResolveError(
-                message: outcome.didRewrite
-                    ? "the rewritten URL \(final.string) is invalid: \(error.description)"
-                    : "invalid URL: \(error.description)")
-        }
-        var fallbackURL: String?
-        if match == nil, let fallback {
-            var bytes = input.string
-            fallbackURL = bytes.withUTF8 { fallback.expand(url: input, subject: $0, match: nil) }
-        }
-        let resolution = Resolution(
-            url: text, rewrittenURL: outcome.didRewrite ? final.string : nil, ruleIDs: outcome.firedRuleIDs,
-            match: match, params: params, webURL: match?.route.web?.expand(params),
-            openWeb: Self.isBelowMinimum(match?.route, context), fallback: fallbackURL,
-            constraintLimitHits: constraintLimitHits)
-        return (resolution, outcome)
-    }
-
-    /// Resolves one URL.
-    /// - Throws: ``ResolveError`` (`invalid_url`).
     public func resolve(_ text: String, context: RequestContext = RequestContext()) throws(ResolveError) -> Resolution {
-        try resolveWithOutcome(text, context: context).0
+        var collector = ResolutionCollector(router: router)
+        let (summary, body) = try resolve(text, context: context, observer: &collector)
+        return collector.resolution(of: text, summary: summary, body: body)
     }
 
-    /// Whether the asking app is older than the route's `minAppVersion` (an unknown version is not).
-    static func isBelowMinimum(_ route: Route?, _ context: RequestContext) -> Bool {
-        guard let route, route.web != nil, let minimum = route.minAppVersion.flatMap(SemanticVersion.init),
-            let version = context.appVersion
-        else { return false }
-        return version < minimum
+    /// Resolves `text` and explains the answer: the resolution exactly as ``resolve(_:context:)``
+    /// gives it, and the trace of every rule tried and of the router's walk, both from the
+    /// same pass.
+    /// - Throws: ``ResolveError`` like ``resolve(_:context:)``.
+    public func explain(
+        _ text: String, context: RequestContext = RequestContext()
+    ) throws(ResolveError) -> (Resolution, ResolutionTrace) {
+        var recorder = ExplainRecorder(resolver: self, context: context)
+        let (summary, body) = try resolve(text, context: context, observer: &recorder)
+        return (recorder.collector.resolution(of: text, summary: summary, body: body), recorder.trace)
+    }
+
+    /// Resolves `text` and appends the `/resolve` body to `buffer`. Keep one buffer and empty
+    /// it (`removeAll(keepingCapacity: true)`) between calls: a request that no rule rewrites
+    /// then allocates nothing.
+    ///
+    /// ```swift
+    /// var body: [UInt8] = []
+    /// for url in urls {
+    ///     body.removeAll(keepingCapacity: true)
+    ///     let summary = try resolver.resolve(url, appendingBodyTo: &body)
+    ///     // summary.status, summary.routeID; body holds the JSON
+    /// }
+    /// ```
+    /// - Returns: the status, route and rules of the answer, besides its body.
+    /// - Throws: ``ResolveError`` like ``resolve(_:context:)``; nothing is appended then.
+    public func resolve(
+        _ text: String, context: RequestContext = RequestContext(), appendingBodyTo buffer: inout [UInt8]
+    ) throws(ResolveError) -> ResolveSummary {
+        var writer = JSONWriter(appendingTo: &buffer)
+        defer { writer.finish(into: &buffer) }
+        return try resolve(text, context: context, appendingJSONTo: &writer)
+    }
+
+    /// Resolves `text` and appends the `/resolve` body to `writer`.
+    /// - Throws: ``ResolveError`` like ``resolve(_:context:)``; nothing is appended then.
+    package func resolve(
+        _ text: String, context: RequestContext = RequestContext(), appendingJSONTo writer: inout JSONWriter
+    ) throws(ResolveError) -> ResolveSummary {
+        var utf8 = text
+        let result = utf8.withUTF8 { bytes in
+            Swift.Result { () throws(ResolveError) -> ResolveSummary in
+                try resolve(utf8: bytes, context: context, appendingJSONTo: &writer)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Resolves the URL whose UTF-8 is `utf8` and appends the `/resolve` body to `writer`: a
+    /// caller that decoded the URL into a buffer of its own makes no string of it.
+    ///
+    /// - Parameter utf8: valid UTF-8 (the caller has checked it).
+    /// - Throws: ``ResolveError`` like ``resolve(_:context:)``; nothing is appended then.
+    package func resolve(
+        utf8: UnsafeBufferPointer<UInt8>, context: RequestContext = RequestContext(), appendingJSONTo writer: inout JSONWriter
+    ) throws(ResolveError) -> ResolveSummary {
+        var observer = UnobservedResolve()
+        return try resolve(utf8: utf8, context: context, appendingJSONTo: &writer, observer: &observer)
+    }
+
+    /// The pass over `text` with `observer`, into a body of its own.
+    private func resolve<Observer: ResolveObserver>(
+        _ text: String, context: RequestContext, observer: inout Observer
+    ) throws(ResolveError) -> (ResolveSummary, [UInt8]) {
+        var writer = JSONWriter(capacity: Self.bodyCapacity)
+        var utf8 = text
+        let result = utf8.withUTF8 { bytes in
+            Swift.Result { () throws(ResolveError) -> ResolveSummary in
+                try resolve(utf8: bytes, context: context, appendingJSONTo: &writer, observer: &observer)
+            }
+        }
+        return (try result.get(), writer.bytes)
     }
 }

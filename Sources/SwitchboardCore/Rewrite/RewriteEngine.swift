@@ -38,7 +38,7 @@ public struct RewriteEngine: Sendable {
     let compiled: [CompiledRewriteRule]
     /// Per rule, `[id]`: the fired-rule list of an answer that rule alone rewrote, made once so
     /// that such an answer shares it instead of allocating one.
-    private let firedAlone: [[String]]
+    let firedAlone: [[String]]
     /// `nil` runs every regex (the reference behaviour the prefilter must reproduce).
     let prefilter: LiteralPrefilter?
     /// With the prefilter, when every rule starts `^literal`: the candidates of a URL found
@@ -184,227 +184,44 @@ public struct RewriteEngine: Sendable {
     /// - Returns: the final URL, the rules that fired, rules whose result did not parse and
     ///   rules that hit a PCRE2 limit.
     public func rewrite(_ url: ParsedURL, context: RequestContext = RequestContext()) -> RewriteOutcome {
-        var current = url
+        var recorder = OutcomeRecorder(engine: self)
+        var text = url.string
+        let parts = text.withUTF8 { try? URLScanner(bytes: $0).scan() }
+        guard let parts else { return RewriteOutcome(url: url, steps: [], errors: [], limitHits: []) }
+        text.withUTF8 { subject in
+            pass(over: subject, parts: parts, context: context, observer: &recorder) { _, _, _, _ in }
+        }
+        return RewriteOutcome(
+            url: recorder.steps.last?.url ?? url, steps: recorder.steps, errors: recorder.errors, limitHits: recorder.limitHits)
+    }
+
+    /// The rule pass's observer behind ``rewrite(_:context:)``: every step, error and limit hit.
+    private struct OutcomeRecorder: RulePassObserver {
+        static var visitsEveryRule: Bool { false }
+        let engine: RewriteEngine
         var steps: [RewriteOutcome.Step] = []
         var errors: [RewriteOutcome.RuleError] = []
         var limitHits: [Int] = []
-        var start = 0
-        while start < compiled.count {
-            var text = current.string
-            let fired = text.withUTF8 { subject in
-                firstFiring(
-                    from: start, url: current, subject: subject, context: context, errors: &errors, limitHits: &limitHits)
-            }
-            guard let (index, rewritten) = fired else { break }
-            steps.append(RewriteOutcome.Step(ruleIndex: index, ruleID: compiled[index].id, url: rewritten))
-            current = rewritten
-            if compiled[index].last { break }
-            start = index + 1
+
+        func ruledOutByPrefilter(_ rule: Int, subject: UnsafeBufferPointer<UInt8>) {}
+        func conditionFailed(_ rule: Int, subject: UnsafeBufferPointer<UInt8>) {}
+        func didNotMatch(_ rule: Int, subject: UnsafeBufferPointer<UInt8>) {}
+
+        mutating func hitLimit(_ rule: Int, subject: UnsafeBufferPointer<UInt8>) {
+            limitHits.append(rule)
         }
-        return RewriteOutcome(url: current, steps: steps, errors: errors, limitHits: limitHits)
-    }
 
-    /// The first rule at or after `start` that fires on `url` (whose string's UTF-8 is
-    /// `subject`), with the URL it produces.
-    private func firstFiring(
-        from start: Int,
-        url: ParsedURL,
-        subject: UnsafeBufferPointer<UInt8>,
-        context: RequestContext,
-        errors: inout [RewriteOutcome.RuleError],
-        limitHits: inout [Int]
-    ) -> (Int, ParsedURL)? {
-        guard let prefilter else {
-            for index in start..<compiled.count {
-                if let rewritten = apply(index, url: url, subject: subject, context: context, errors: &errors, limitHits: &limitHits) {
-                    return (index, rewritten)
-                }
-            }
-            return nil
+        mutating func failed(_ rule: Int, subject: UnsafeBufferPointer<UInt8>, error: RewriteOutcome.RuleError) {
+            errors.append(error)
         }
-        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: prefilter.wordCount) { words in
-            prefilter.markCandidates(in: subject, into: words)
-            var wordIndex = start >> 6
-            // Drop the rules before `start` from the first word.
-            var word = wordIndex < words.count ? words[wordIndex] & (~0 << UInt64(start & 63)) : 0
-            while wordIndex < words.count {
-                while word != 0 {
-                    let index = wordIndex << 6 + word.trailingZeroBitCount
-                    word &= word - 1
-                    guard prefilter.confirms(rule: index, in: subject) else { continue }
-                    if let rewritten = apply(index, url: url, subject: subject, context: context, errors: &errors, limitHits: &limitHits) {
-                        return (index, rewritten)
-                    }
-                }
-                wordIndex += 1
-                if wordIndex < words.count { word = words[wordIndex] }
-            }
-            return nil
-        }
-    }
 
-    /// How the full pass of ``rewrite(_:context:)`` starts on the URL whose UTF-8 is
-    /// `subject`, found without a ``ParsedURL`` (only a rule that matches needs the URL's
-    /// parts), so that a caller can take a cheaper road for the common cases.
-    enum FirstMatch {
-        /// No rule's regex matches, fails or hits a limit: the pass leaves the URL as it is
-        /// and records nothing.
-        case none
-        /// The first rule whose regex matches, before any regex failed or hit a limit.
-        case match(rule: Int, RegexMatch)
-        /// A regex failed or hit a limit first: only the full pass records that.
-        case other
-    }
-
-    /// The first rule, in the order of the pass, whose regex does anything on `subject` but
-    /// not match (see ``FirstMatch``). `subject` must be valid UTF-8 (a string's bytes): the
-    /// regexes run without PCRE2's check of it.
-    func firstMatch(on subject: UnsafeBufferPointer<UInt8>, context: RequestContext) -> FirstMatch {
-        guard !compiled.isEmpty else { return .none }
-        if let prefixGate, case let positions = prefixGate.candidates(for: subject),
-            positions.count <= Self.gateCandidateLimit || prefilter == nil
-        {
-            for position in positions {
-                if let rule = prefixGate.candidate(at: position, for: subject),
-                    let found = tryRule(rule, subject: subject, context: context)
-                {
-                    return found
-                }
-            }
-            return .none
-        }
-        guard let prefilter else {
-            for index in compiled.indices {
-                if let found = tryRule(index, subject: subject, context: context) { return found }
-            }
-            return .none
-        }
-        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: prefilter.wordCount) { words in
-            prefilter.markCandidates(in: subject, into: words)
-            for wordIndex in 0..<words.count {
-                var word = words[wordIndex]
-                while word != 0 {
-                    let index = wordIndex << 6 + word.trailingZeroBitCount
-                    word &= word - 1
-                    if prefilter.confirms(rule: index, in: subject),
-                        let found = tryRule(index, subject: subject, context: context)
-                    {
-                        return found
-                    }
-                }
-            }
-            return .none
-        }
-    }
-
-    /// The most candidates the prefix gate may give a URL before the prefilter's scan is the
-    /// cheaper filter: literals cut short by a quantifier (`^https{0,1}://…` gives `http`) file
-    /// many rules under one key, and every candidate costs a regex search.
-    static let gateCandidateLimit = 4
-
-    /// What rule `index` does on `subject`; `nil` when its condition does not hold or its
-    /// regex does not match.
-    private func tryRule(_ index: Int, subject: UnsafeBufferPointer<UInt8>, context: RequestContext) -> FirstMatch? {
-        switch search(rule: index, subject: subject, context: context) {
-        case nil, .noMatch: return nil
-        case .match(let match): return .match(rule: index, match)
-        case .limitExceeded, .failed: return .other
-        }
-    }
-
-    /// Rule `index`'s regex on `subject`, or `nil` when the rule's condition does not hold for
-    /// `context`. Conditions are cheap: they are checked before PCRE2 (the prefilter only
-    /// narrows the candidates; a skipped rule is as if its regex had not matched).
-    private func search(
-        rule index: Int, subject: UnsafeBufferPointer<UInt8>, context: RequestContext
-    ) -> RegexSearchResult? {
-        // The fields one at a time: a copy of the whole rule retains every reference it holds,
-        // and a URL may try dozens of rules.
-        if let condition = compiled[index].condition, !condition.holds(context, ruleID: compiled[index].id) { return nil }
-        return compiled[index].regex.search(subject, isValidUTF8: true)
-    }
-
-    /// `[id]` of rule `index` (shared, not allocated), and whether rewriting stops after it.
-    func firedAloneAndLast(ofRule index: Int) -> (ids: [String], last: Bool) {
-        (firedAlone[index], compiled[index].last)
-    }
-
-    /// Calls `body` with the target of rule `index` expanded for `match` on the URL whose UTF-8
-    /// is `subject` and whose components are `parts` (the text the full pass parses as the
-    /// rewritten URL), written to a buffer sized once.
-    func withExpandedTarget<Result>(
-        ofRule index: Int, parts: URLParts, subject: UnsafeBufferPointer<UInt8>, match: RegexMatch,
-        _ body: (UnsafeBufferPointer<UInt8>) -> Result
-    ) -> Result {
-        let template = compiled[index].template
-        // One array sized for the longest expansion: a stack buffer would save this allocation
-        // but costs more instructions than the allocation does.
-        let expanded = [UInt8](unsafeUninitializedCapacity: template.expansionLimit(subjectCount: subject.count)) {
-            $1 = template.expand(parts: parts, subject: subject, match: match, into: $0)
-        }
-        return expanded.withUnsafeBufferPointer(body)
-    }
-
-    /// Runs rule `index` on `url`; returns the rewritten URL when it fires.
-    private func apply(
-        _ index: Int,
-        url: ParsedURL,
-        subject: UnsafeBufferPointer<UInt8>,
-        context: RequestContext,
-        errors: inout [RewriteOutcome.RuleError],
-        limitHits: inout [Int]
-    ) -> ParsedURL? {
-        switch search(rule: index, subject: subject, context: context) {
-        case nil, .noMatch:
-            return nil
-        case .limitExceeded:
-            limitHits.append(index)
-            return nil
-        case .failed(let code, let message):
-            errors.append(
-                RewriteOutcome.RuleError(
-                    ruleIndex: index, ruleID: compiled[index].id, kind: .matchFailed,
-                    message: "regex match failed (PCRE2 error \(code)): \(message)", rewrittenText: nil))
-            return nil
-        case .match(let match):
-            switch rewrittenURL(ofRule: index, url: url, subject: subject, match: match) {
-            case .success(let rewritten):
-                return rewritten
-            case .failure(let refusal):
-                errors.append(
-                    RewriteOutcome.RuleError(
-                        ruleIndex: index, ruleID: compiled[index].id, kind: .invalidResult, message: refusal.message,
-                        rewrittenText: refusal.text))
-                return nil
-            }
-        }
-    }
-
-    /// Why a rule that matched gives no URL.
-    struct ResultRefusal: Error {
-        /// What is wrong, as ``RewriteOutcome/RuleError/message`` says it.
-        let message: String
-        /// The expanded target, when it was not refused for its length.
-        let text: String?
-    }
-
-    /// Rule `index`'s target expanded for `match` on `url` (whose UTF-8 is `subject`), parsed;
-    /// refused when it does not parse or is longer than ``maximumRewrittenBytes``.
-    func rewrittenURL(
-        ofRule index: Int, url: ParsedURL, subject: UnsafeBufferPointer<UInt8>, match: RegexMatch
-    ) -> Result<ParsedURL, ResultRefusal> {
-        let text = compiled[index].template.expand(url: url, subject: subject, match: match)
-        let count = text.utf8.count
-        guard count <= Self.maximumRewrittenBytes else {
-            return .failure(
-                ResultRefusal(
-                    message: "the rewritten URL would be \(count) bytes, more than the \(Self.maximumRewrittenBytes) a rule may make",
-                    text: nil))
-        }
-        do {
-            return .success(try ParsedURL.parse(text))
-        } catch {
-            return .failure(ResultRefusal(message: "rewritten URL \"\(text)\" is invalid: \(error)", text: text))
+        mutating func fired(
+            _ rule: Int, subject: UnsafeBufferPointer<UInt8>, match: RegexMatch, output: UnsafeBufferPointer<UInt8>
+        ) {
+            let text = String(decoding: output, as: UTF8.self)
+            // The pass made sure the output parses.
+            guard let url = try? ParsedURL.parse(text) else { return }
+            steps.append(RewriteOutcome.Step(ruleIndex: rule, ruleID: engine.compiled[rule].id, url: url))
         }
     }
 }

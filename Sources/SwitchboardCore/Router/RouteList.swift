@@ -209,11 +209,12 @@ public struct RouteList: RandomAccessCollection, Sendable {
         params.withUnsafeBufferPointer { lists in lists[Int(records[index].params)].withUnsafeBufferPointer(body) }
     }
 
-    /// Whether the route at `index` has a `web` page (whose answer carries `webURL`, and
-    /// `openWeb` for an app below `minAppVersion`).
-    func hasWeb(at index: Int) -> Bool {
+    /// The `web` page of the route at `index` (whose answer carries `webURL`, and `openWeb`
+    /// for an app below `minAppVersion`), or `nil` when it has none.
+    func webPage(at index: Int) -> (web: WebURLTemplate, minAppVersion: String?)? {
         let extra = records[index].extra
-        return extra >= 0 && extras[Int(extra)].web != nil
+        guard extra >= 0, let web = extras[Int(extra)].web else { return nil }
+        return (web, extras[Int(extra)].minAppVersion)
     }
 
     private func writeText(_ start: Int, _ count: UInt32, to writer: inout JSONWriter) {

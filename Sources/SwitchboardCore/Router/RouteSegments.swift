@@ -31,13 +31,13 @@ enum RouteSegments {
     }
 
     /// Calls `body` with the decoded segments of `host` (when given) followed by `path`, both
-    /// UTF-8 bytes; errors as in the `String` form, with offsets relative to each part.
+    /// UTF-8 bytes; errors as in the `String` form.
     @inline(__always)
     static func withSegments<Result>(
-        hostBytes host: UnsafeBufferPointer<UInt8>?, pathBytes path: UnsafeBufferPointer<UInt8>,
-        _ body: (UnsafeBufferPointer<PathSegment>) throws(URLParseError) -> Result
+        hostBytes host: UnsafeBufferPointer<UInt8>?, pathBytes path: UnsafeBufferPointer<UInt8>, hostOffset: Int = 0,
+        pathOffset: Int = 0, _ body: (UnsafeBufferPointer<PathSegment>) throws(URLParseError) -> Result
     ) throws(URLParseError) -> Result {
-        try split(host: host, path: path, hostOffset: 0, pathOffset: 0, body)
+        try split(host: host, path: path, hostOffset: hostOffset, pathOffset: pathOffset, body)
     }
 
     /// One pass over the bytes: segments and their `%` flags are found together. Buffers are

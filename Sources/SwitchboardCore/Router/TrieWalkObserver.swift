@@ -4,6 +4,8 @@
 /// Conformers are structs used as generic arguments, so the walk is specialised for each:
 /// ``UnobservedWalk`` (the lookup) costs nothing, ``RouterTraceRecorder`` builds `explain`.
 protocol TrieWalkObserver {
+    /// How many constraint regexes a PCRE2 limit stopped during the walk (for the metrics).
+    var limitHits: Int { get }
     /// The walk follows `edge` with the segment at `depth`.
     mutating func entered(_ edge: TrieEdge, depth: Int, segment: PathSegment)
     /// `edge` does not take the segment at `depth`: no static edge has its label, or the

@@ -18,10 +18,10 @@ struct OpenEndpoint: Sendable {
         let resolution: Resolution
         do {
             let requestContext = RequestContext(request: request.http, query: request.query, now: context.clock())
-            let (resolved, outcome) = try snapshot.resolver.resolveWithOutcome(url, context: requestContext)
+            let resolved = try snapshot.resolver.resolve(url, context: requestContext)
             context.metrics.recordResolution(
                 routeID: resolved.match?.route.id, firedRuleIDs: resolved.ruleIDs,
-                ruleErrors: outcome.errors.count, limitHits: outcome.limitHits.count,
+                ruleErrors: resolved.summary.ruleErrorCount, limitHits: resolved.summary.ruleLimitHitCount,
                 constraintLimitHits: resolved.constraintLimitHits)
             resolution = resolved
         } catch {

@@ -190,30 +190,25 @@ struct ResolveEndpoint: Sendable {
             return (400, APIError.badRequest("invalid_url", "the URL is empty").body)
         }
         do {
-            let resolution = try resolveRecording(url, with: snapshot, context: requestContext, cache: nil).0
-            let status = resolution.matched ? 200 : 404
-            let json = resolution.json
-            guard explain, case .object(var members) = json,
-                let trace = try? snapshot.resolver.explain(url, context: requestContext).1
-            else {
-                return (status, json)
+            // One pass either way: `explain` is the same resolve, observed.
+            let resolution: Resolution
+            var trace: ResolutionTrace?
+            if explain {
+                (resolution, trace) = try snapshot.resolver.explain(url, context: requestContext)
+            } else {
+                resolution = try snapshot.resolver.resolve(url, context: requestContext)
             }
+            let summary = resolution.summary
+            context.metrics.recordResolution(
+                routeID: summary.routeID, firedRuleIDs: summary.firedRuleIDs, ruleErrors: summary.ruleErrorCount,
+                limitHits: summary.ruleLimitHitCount, constraintLimitHits: summary.constraintLimitHits)
+            let json = resolution.json
+            guard let trace, case .object(var members) = json else { return (summary.status, json) }
             members.append(("trace", trace.json))
-            return (status, .object(members))
+            return (summary.status, .object(members))
         } catch {
             return (400, APIError.badRequest(error.code, error.message).body)
         }
-    }
-
-    /// Resolves `url` and records the resolution in the metrics (with how the cache went).
-    private func resolveRecording(
-        _ url: String, with snapshot: Snapshot, context requestContext: RequestContext, cache: Metrics.ResolveCacheResult?
-    ) throws(ResolveError) -> (Resolution, RewriteOutcome) {
-        let (resolution, outcome) = try snapshot.resolver.resolveWithOutcome(url, context: requestContext)
-        context.metrics.recordResolution(
-            routeID: resolution.match?.route.id, firedRuleIDs: resolution.ruleIDs, ruleErrors: outcome.errors.count,
-            limitHits: outcome.limitHits.count, constraintLimitHits: resolution.constraintLimitHits, cache: cache)
-        return (resolution, outcome)
     }
 }
 

@@ -59,7 +59,7 @@ enum ConfigLint {
                         file: "rewrites.yaml", item: rule.id, message: "rule #\(ruleIndex) example #\(index) \(example.url): \($0)",
                         code: "example_failed")
                 }
-                let fired = (try? resolver.resolveWithOutcome(example.url, context: example.context).1.firedRuleIDs) ?? []
+                let fired = (try? resolver.resolve(example.url, context: example.context).ruleIDs) ?? []
                 shadowers.append(fired.contains(rule.id) ? nil : fired.first)
             }
             if let first = shadowers.first, let shadower = first, shadowers.allSatisfy({ $0 == shadower }) {
@@ -76,19 +76,18 @@ enum ConfigLint {
     /// What is wrong with one example, if anything.
     private static func check(_ example: ConfigExample, _ resolver: Resolver, defaultRouteID: String?, ruleID: String?) -> [String] {
         let resolution: Resolution
-        let outcome: RewriteOutcome
         do {
-            (resolution, outcome) = try resolver.resolveWithOutcome(example.url, context: example.context)
+            resolution = try resolver.resolve(example.url, context: example.context)
         } catch {
             return ["does not resolve: \(error.message)"]
         }
         var problems: [String] = []
-        if let ruleID, !outcome.firedRuleIDs.contains(ruleID) {
-            let other = outcome.firedRuleIDs.first.map { "; rule '\($0)' fired first" } ?? ""
+        if let ruleID, !resolution.ruleIDs.contains(ruleID) {
+            let other = resolution.ruleIDs.first.map { "; rule '\($0)' fired first" } ?? ""
             problems.append("the rule does not fire\(other)")
         }
-        if let expected = example.rewritesTo, outcome.url.string != expected {
-            problems.append("rewrites to \(outcome.url.string), expected \(expected)")
+        if let expected = example.rewritesTo, case let final = resolution.rewrittenURL ?? resolution.url, final != expected {
+            problems.append("rewrites to \(final), expected \(expected)")
         }
         let actualRoute = resolution.match?.route.id
         if example.matched == false {

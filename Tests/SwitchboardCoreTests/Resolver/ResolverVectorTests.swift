@@ -139,13 +139,16 @@ struct ResolverVectorTests {
         }
     }
 
-    /// `resolveWithOutcome` reports the rule that could not apply (for metrics and `explain`).
+    /// The resolution counts the rule that could not apply (for the metrics), and the rewrite
+    /// engine names it.
     @Test func ruleErrorIsReportedInTheOutcome() throws {
         let group = try #require(Self.groups.first { $0.name == "rewrite rules before routing" })
         let resolver = try Self.resolver(for: group)
-        let (resolution, outcome) = try resolver.resolveWithOutcome("myapp://broken/x")
+        let resolution = try resolver.resolve("myapp://broken/x")
         #expect(resolution.rewrittenURL == nil)
         #expect(resolution.ruleIDs.isEmpty)
+        #expect(resolution.summary.ruleErrorCount == 1)
+        let outcome = resolver.rewriter.rewrite(try ParsedURL.parse("myapp://broken/x"))
         #expect(outcome.errors.map(\.ruleID) == ["unparsable"])
         #expect(outcome.errors.first?.kind == .invalidResult)
         #expect(resolution.match?.route.id == "broken")

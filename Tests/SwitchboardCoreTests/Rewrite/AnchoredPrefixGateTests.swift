@@ -104,7 +104,7 @@ struct AnchoredPrefixGateTests {
         #expect(reused.prefixGate != nil)
         // The fired-rule lists made once per rule follow the edits too.
         for (index, rule) in edited.enumerated() {
-            #expect(reused.firedAloneAndLast(ofRule: index).ids == [rule.id])
+            #expect(reused.firedAlone[index] == [rule.id])
         }
         var matched = 0
         for index in 0..<45 {
@@ -204,20 +204,9 @@ struct AnchoredPrefixGateTests {
     static func expectSameFirstMatch(
         _ engine: RewriteEngine, _ plain: RewriteEngine, on url: String, sourceLocation: SourceLocation = #_sourceLocation
     ) -> Bool {
-        var subject = url
-        return subject.withUTF8 { bytes in
-            let expected = rule(plain.firstMatch(on: bytes, context: RequestContext()))
-            #expect(
-                rule(engine.firstMatch(on: bytes, context: RequestContext())) == expected, "\(url)", sourceLocation: sourceLocation)
-            return expected >= 0
-        }
-    }
-
-    static func rule(_ found: RewriteEngine.FirstMatch) -> Int {
-        switch found {
-        case .none: -1
-        case .match(let rule, _): rule
-        case .other: -2
-        }
+        guard let parsed = try? ParsedURL.parse(url) else { return false }
+        let expected = plain.rewrite(parsed)
+        #expect(engine.rewrite(parsed) == expected, "\(url)", sourceLocation: sourceLocation)
+        return expected.didRewrite
     }
 }

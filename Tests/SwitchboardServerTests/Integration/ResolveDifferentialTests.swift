@@ -5,12 +5,11 @@ import Testing
 
 @testable import SwitchboardServer
 
-/// `GET /resolve` over real sockets against the straightforward reference path: the resolver's
-/// `resolveWithOutcome` and the `Resolution`'s JSON, for many random links over the demo
-/// config. The served path (the byte path, the cache) must give the same status and the same
-/// bytes, asked once (a miss), twice (stored) and a third time (from the cache).
+/// `GET /resolve` over real sockets against the resolver in process, for many random links over
+/// the demo config. The served path (the request path, the cache) must give the same status and
+/// the same bytes, asked once (a miss), twice (stored) and a third time (from the cache).
 extension IntegrationTests {
-    @Suite("GET /resolve against the reference path")
+    @Suite("GET /resolve against the resolver in process")
     struct ResolveDifferentialTests {
         /// A random link of the demo app's shapes: app links, web links the rules rewrite,
         /// links with percent-escapes, `+`, repeated query keys, and links nothing matches.
@@ -37,7 +36,7 @@ extension IntegrationTests {
             return shapes.randomElement(using: &generator) ?? "shopapp://x"
         }
 
-        @Test("random links: the same status and bytes as the reference, on a miss and on a hit")
+        @Test("random links: the same status and bytes as in process, on a miss and on a hit")
         func sameAsReference() async throws {
             let server = try await InProcessServer(config: .demo())
             let client = try server.client()
@@ -49,7 +48,7 @@ extension IntegrationTests {
             for link in links {
                 let served = try client.resolve(link)
                 let context = RequestContext(now: application.context.clock())
-                let (resolution, _) = try application.context.snapshot.resolver.resolveWithOutcome(link, context: context)
+                let resolution = try application.context.snapshot.resolver.resolve(link, context: context)
                 #expect(served.status == (resolution.matched ? 200 : 404), "\(link)")
                 #expect(
                     served.text == String(decoding: resolution.jsonBytes, as: UTF8.self), "\(link)")
