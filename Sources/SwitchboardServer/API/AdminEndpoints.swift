@@ -84,109 +84,17 @@ struct AdminEndpoints: Sendable {
 
     // MARK: - Changing
 
-    /// `POST /admin/rules`: one rule or `{"rules": [...]}`, appended.
-    func addRules(_ request: APIRequest) throws(APIError) -> HTTPResponse {
-        try apply(.addRules, request, status: 201)
-    }
-
-    /// `PUT /admin/rules`: `{"rules": [...]}` replaces every admin rule.
-    func replaceRules(_ request: APIRequest) throws(APIError) -> HTTPResponse {
-        try apply(.replaceRules, request, status: 200)
-    }
-
-    /// `PUT /admin/rules/{id}`: one rule replaces the admin rule `id` where it stands. The
-    /// body's `id` may be left out; when given, it must be `id`.
-    func replaceRule(_ request: APIRequest) throws(APIError) -> HTTPResponse {
-        try apply(.replaceRule, request, status: 200)
-    }
-
-    /// `PATCH /admin/rules/{id}`: `{"before": "<id>"}` or `{"after": "<id>"}` moves the admin
-    /// rule `id` next to another admin rule.
-    func moveRule(_ request: APIRequest) throws(APIError) -> HTTPResponse {
-        try apply(.moveRule, request, status: 200)
-    }
-
-    /// `DELETE /admin/rules/{id}`.
-    func deleteRule(_ request: APIRequest) throws(APIError) -> HTTPResponse {
-        try apply(.deleteRule, request, status: 204)
-    }
-
-    /// `POST /admin/routes`: one route or `{"routes": [...]}`.
-    func addRoutes(_ request: APIRequest) throws(APIError) -> HTTPResponse {
-        try apply(.addRoutes, request, status: 201)
-    }
-
-    /// `PUT /admin/routes/{id}`: one route replaces the admin route `id`, in one swap (the route
-    /// resolves before and after, never not at all). The body's `id` may be left out; when
-    /// given, it must be `id`.
-    func replaceRoute(_ request: APIRequest) throws(APIError) -> HTTPResponse {
-        try apply(.replaceRoute, request, status: 200)
-    }
-
-    /// `DELETE /admin/routes/{id}`.
-    func deleteRoute(_ request: APIRequest) throws(APIError) -> HTTPResponse {
-        try apply(.deleteRoute, request, status: 204)
-    }
-
-    /// `POST /admin/rollback {"version": N}`: the admin rules and routes of version N become
-    /// the current ones, as a new version.
-    func rollback(_ request: APIRequest) throws(APIError) -> HTTPResponse {
-        try apply(.rollback, request, status: 200)
-    }
-
-    /// The admin writes that are an ``AdminChange`` (every one but the reload).
-    enum Write: Sendable, CaseIterable {
-        case addRules, replaceRules, replaceRule, moveRule, deleteRule, addRoutes, replaceRoute, deleteRoute, rollback
-    }
-
-    /// The change `request` asks for as `write`: its body decoded and checked exactly as the
-    /// write does it, for the write itself and for `POST /admin/preview`.
-    ///
-    /// - Throws: ``APIError`` (`400`) for a body the write refuses.
-    static func change(_ write: Write, of request: APIRequest) throws(APIError) -> AdminChange {
-        let id = request.pathID ?? ""
-        switch write {
-        case .addRules:
-            let items = try request.decodeBody(ItemsBody<AdminRuleItem>.self, describedAs: ItemsBody<AdminRuleItem>.shape).items
-            return .addRules(try adminRules(items))
-        case .replaceRules:
-            let body = try request.decodeBody(ItemsBody<AdminRuleItem>.self, describedAs: ItemsBody<AdminRuleItem>.shape)
-            guard body.isBatch else {
-                throw APIError.badRequest("invalid_body", "the body must be {\"rules\": [...]}")
-            }
-            return .replaceRules(try adminRules(body.items))
-        case .replaceRule:
-            let item = try request.decodeBody(AdminRuleItem.self, describedAs: "one rule", defaulting: "id", to: id)
-            let rule = try adminRules([item])[0]
-            try checkBodyID(rule.id, path: id)
-            return .replaceRule(id: id, with: rule)
-        case .moveRule:
-            let body = try request.decodeBody(MoveRuleBody.self, describedAs: #"{"before": "<id>"} or {"after": "<id>"}"#)
-            return .moveRule(id: id, to: body.position)
-        case .deleteRule:
-            return .deleteRule(id: id)
-        case .addRoutes:
-            let routes = try request.decodeBody(ItemsBody<AdminRoute>.self, describedAs: ItemsBody<AdminRoute>.shape).items
-            return .addRoutes(routes)
-        case .replaceRoute:
-            let route = try request.decodeBody(AdminRoute.self, describedAs: "one route", defaulting: "id", to: id)
-            try checkBodyID(route.definition.id, path: id)
-            return .replaceRoute(id: id, with: route)
-        case .deleteRoute:
-            return .deleteRoute(id: id)
-        case .rollback:
-            let body = try request.decodeBody(RollbackBody.self, describedAs: #"{"version": N}"#)
-            guard body.version >= 0 else {
-                throw APIError.badRequest("invalid_body", "'version' must not be negative")
-            }
-            return .rollback(toVersion: body.version)
-        }
+    /// Answers `request` as `write` asks: the change it names, applied or (`?dry_run=1`)
+    /// only tried, or the reload.
+    func perform(_ write: AdminWrite, _ request: APIRequest) throws(APIError) -> HTTPResponse {
+        guard let change = try write.change(of: request) else { return try reload(request, status: write.status) }
+        return try apply(change, request, status: write.status)
     }
 
     /// `POST /admin/reload`: re-reads the config directory; `422` with every issue when it
     /// does not load (the running state is unchanged). It has no dry run of its own: one asked
     /// for is refused, since going on would reload for real.
-    func reload(_ request: APIRequest) throws(APIError) -> HTTPResponse {
+    private func reload(_ request: APIRequest, status: Int) throws(APIError) -> HTTPResponse {
         guard try !Self.isDryRun(request) else {
             throw APIError.badRequest(
                 "invalid_parameter",
@@ -196,6 +104,7 @@ struct AdminEndpoints: Sendable {
         switch context.reloader.reload(.api) {
         case .success(let snapshot):
             return .json(
+                status: status,
                 JSONValue.object([
                     ("routes", .number(Double(snapshot.resolver.router.routes.count))),
                     ("rules", .number(Double(snapshot.resolver.rewriter.rules.count))),
@@ -207,10 +116,9 @@ struct AdminEndpoints: Sendable {
         }
     }
 
-    /// Applies the change `request` asks for as `write`, with its `If-Match`, and answers with
-    /// the new version; with `?dry_run=1` only says what it would do.
-    private func apply(_ write: Write, _ request: APIRequest, status: Int) throws(APIError) -> HTTPResponse {
-        let change = try Self.change(write, of: request)
+    /// Applies `change`, which `request` asks for, with its `If-Match`, and answers with the
+    /// new version; with `?dry_run=1` only says what it would do.
+    private func apply(_ change: AdminChange, _ request: APIRequest, status: Int) throws(APIError) -> HTTPResponse {
         let expected = try request.expectedVersion()
         if try Self.isDryRun(request) {
             let preview: AdminChangePreview
@@ -252,39 +160,6 @@ struct AdminEndpoints: Sendable {
         case "1", "true": return true
         case let other?:
             throw APIError.badRequest("invalid_parameter", "dry_run must be 1, true, 0 or false, not '\(other)'")
-        }
-    }
-
-    /// The rules of a write body. A rule listed with `"source": "admin"` is taken as it is;
-    /// one with `"source": "config"` is refused: it lives in rewrites.yaml, and pushing it as
-    /// an admin rule would run it twice.
-    ///
-    /// - Throws: ``APIError`` (`400`) for a config rule or an unknown source.
-    private static func adminRules(_ items: [AdminRuleItem]) throws(APIError) -> [RewriteRule] {
-        for (index, item) in items.enumerated() {
-            switch item.source {
-            case nil, "admin":
-                continue
-            case "config":
-                throw APIError.badRequest(
-                    "config_rule",
-                    "rule #\(index) '\(item.rule.id)' has \"source\": \"config\": it comes from rewrites.yaml and cannot be "
-                        + "pushed as an admin rule; send only the rules GET /admin/rules lists with \"source\": \"admin\"")
-            case let other?:
-                throw APIError.badRequest(
-                    "invalid_body", "rule #\(index) '\(item.rule.id)': \"source\" is \"admin\" or left out, not \"\(other)\"")
-            }
-        }
-        return items.map(\.rule)
-    }
-
-    /// An item sent to `/{id}` must carry that id (or none, and it is given that one).
-    ///
-    /// - Throws: ``APIError`` (`400 id_mismatch`).
-    private static func checkBodyID(_ bodyID: String, path pathID: String) throws(APIError) {
-        guard bodyID == pathID else {
-            throw APIError.badRequest(
-                "id_mismatch", "the body's id '\(bodyID)' is not the path's '\(pathID)'; leave it out or make them equal")
         }
     }
 

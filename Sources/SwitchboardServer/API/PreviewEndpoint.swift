@@ -20,22 +20,22 @@ struct PreviewEndpoint: Sendable {
         let examples = try Self.examples(request)
         let body = try request.decodeBody(
             PreviewBody.self, describedAs: #"{"method": "POST", "path": "/admin/rules", "body": <the write's body>}"#)
-        let write = try PreviewedWrite(method: body.method, path: body.path)
-        if !write.takesBody, body.body != nil {
+        let previewed = try PreviewedWrite(method: body.method, path: body.path)
+        if !previewed.write.takesBody, body.body != nil {
             throw APIError.badRequest("invalid_body", "\(body.method) \(body.path) takes no body; leave 'body' out")
         }
+        // The write is read from the request it would be: its body, its `{id}`, the preview's
+        // headers (`If-Match`) and token.
+        let written = APIRequest(
+            http: HTTPRequest(
+                method: body.method, path: body.path, headers: request.http.headers, body: body.body?.jsonBytes ?? []),
+            query: [], pathID: previewed.pathID, actor: request.actor, snapshot: request.snapshot)
         let sides: CandidateSnapshot
-        switch write {
-        case .change(let kind, let pathID):
-            let written = APIRequest(
-                http: HTTPRequest(
-                    method: body.method, path: body.path, headers: request.http.headers, body: body.body?.jsonBytes ?? []),
-                query: [], pathID: pathID, actor: request.actor, snapshot: request.snapshot)
-            let change = try AdminEndpoints.change(kind, of: written)
+        if let change = try previewed.write.change(of: written) {
             sides = try CandidateSnapshot.admin(
                 change, expectedVersion: try request.expectedVersion(), actor: request.actor ?? "admin",
                 writer: context.adminWriter)
-        case .reload:
+        } else {
             sides = try CandidateSnapshot.reload(configDirectory: context.reloader.configDirectory, running: context.snapshot)
         }
         let report = ImpactReport.compare(

@@ -24,7 +24,6 @@ package struct SwitchboardAPI: Sendable {
         self.resolve = resolve
         let open = OpenEndpoint(context: context)
         let wellKnown = WellKnownEndpoint(context: context)
-        let admin = AdminEndpoints(context: context)
         let metrics = context.metrics
         var table = EndpointTable(authorization: AdminAuthorization(tokens: context.adminTokens))
         table.add(
@@ -52,23 +51,7 @@ package struct SwitchboardAPI: Sendable {
             Endpoint("openapi") { _ in
                 HTTPResponse(status: 200, headers: [("Content-Type", "application/yaml; charset=utf-8")], body: openAPIDocument)
             })
-        table.add("GET", "/admin/rules", Endpoint("admin", access: .admin(.read)) { admin.listRules($0) })
-        table.add("POST", "/admin/rules", Endpoint("admin", access: .admin(.write), handle: admin.addRules))
-        table.add("PUT", "/admin/rules", Endpoint("admin", access: .admin(.write), handle: admin.replaceRules))
-        table.add("PUT", "/admin/rules/{id}", Endpoint("admin", access: .admin(.write), handle: admin.replaceRule))
-        table.add("PATCH", "/admin/rules/{id}", Endpoint("admin", access: .admin(.write), handle: admin.moveRule))
-        table.add("DELETE", "/admin/rules/{id}", Endpoint("admin", access: .admin(.write), handle: admin.deleteRule))
-        table.add("GET", "/admin/routes", Endpoint("admin", access: .admin(.read)) { admin.listRoutes($0) })
-        table.add("POST", "/admin/routes", Endpoint("admin", access: .admin(.write), handle: admin.addRoutes))
-        table.add("PUT", "/admin/routes/{id}", Endpoint("admin", access: .admin(.write), handle: admin.replaceRoute))
-        table.add("DELETE", "/admin/routes/{id}", Endpoint("admin", access: .admin(.write), handle: admin.deleteRoute))
-        table.add("GET", "/admin/history", Endpoint("admin", access: .admin(.read), handle: admin.history))
-        table.add("GET", "/admin/history/{id}", Endpoint("admin", access: .admin(.read), handle: admin.versionState))
-        table.add("POST", "/admin/rollback", Endpoint("admin", access: .admin(.write), handle: admin.rollback))
-        table.add("POST", "/admin/reload", Endpoint("admin", access: .admin(.write), handle: admin.reload))
-        table.add("POST", "/admin/preview", Endpoint("admin", access: .admin(.read), handle: PreviewEndpoint(context: context).post))
-        table.add("GET", "/admin/status", Endpoint("admin", access: .admin(.read)) { admin.status($0) })
-        table.add("GET", "/admin/table", Endpoint("admin", access: .admin(.read), handle: AdminTableEndpoint(context: context).list))
+        AdminEndpoints.register(into: &table, context: context)
         let console = ConsoleEndpoint(context: context)
         table.add("GET", "/console", Endpoint("console", handle: console.page))
         table.add("GET", "/console/{id}", Endpoint("console", handle: console.file))

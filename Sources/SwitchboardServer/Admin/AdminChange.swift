@@ -3,26 +3,44 @@ import SwitchboardStore
 
 /// One change to the admin state, as a value: what an admin asked for, before it is checked
 /// against the running snapshot. ``AdminWriter`` applies it as one transaction.
-package enum AdminChange: Sendable {
-    /// Appends rules after the admin rules (`POST /admin/rules`).
-    case addRules([RewriteRule])
-    /// Replaces every admin rule (`PUT /admin/rules`).
-    case replaceRules([RewriteRule])
-    /// Replaces one admin rule in place, keeping its position (`PUT /admin/rules/{id}`).
-    case replaceRule(id: String, with: RewriteRule)
-    /// Moves one admin rule next to another (`PATCH /admin/rules/{id}`).
-    case moveRule(id: String, to: RulePosition)
-    /// Removes one admin rule (`DELETE /admin/rules/{id}`).
-    case deleteRule(id: String)
-    /// Adds routes (`POST /admin/routes`).
-    case addRoutes([AdminRoute])
-    /// Replaces one admin route in place (`PUT /admin/routes/{id}`).
-    case replaceRoute(id: String, with: AdminRoute)
-    /// Removes one admin route (`DELETE /admin/routes/{id}`).
-    case deleteRoute(id: String)
-    /// Makes the admin rules and routes of an earlier version current again, as a new version
-    /// (`POST /admin/rollback`).
-    case rollback(toVersion: Int)
+///
+/// A change is made by the admin write that asks for it (``AdminWrite/all``), which also
+/// gives it the name the history records.
+package struct AdminChange: Sendable {
+    /// What the change does to the admin state.
+    package enum Edit: Sendable {
+        /// Appends rules after the admin rules.
+        case addRules([RewriteRule])
+        /// Replaces every admin rule.
+        case replaceRules([RewriteRule])
+        /// Replaces one admin rule in place, keeping its position.
+        case replaceRule(id: String, with: RewriteRule)
+        /// Moves one admin rule next to another.
+        case moveRule(id: String, to: RulePosition)
+        /// Removes one admin rule.
+        case deleteRule(id: String)
+        /// Adds routes.
+        case addRoutes([AdminRoute])
+        /// Replaces one admin route in place.
+        case replaceRoute(id: String, with: AdminRoute)
+        /// Removes one admin route.
+        case deleteRoute(id: String)
+        /// Makes the admin rules and routes of an earlier version current again, as a new
+        /// version.
+        case rollback(toVersion: Int)
+    }
+
+    /// What it does.
+    package let edit: Edit
+    /// The name the history records (`rules.add`, `routes.delete`, `rollback`, …): the
+    /// asking write's ``AdminWrite/Effect/change(action:edit:)``. State files and PostgreSQL
+    /// keep these names, so they are never renamed.
+    package let action: String
+
+    init(_ edit: Edit, action: String) {
+        self.edit = edit
+        self.action = action
+    }
 
     /// Where a moved rule goes: just before or just after another admin rule.
     package enum RulePosition: Sendable, Equatable {
@@ -37,32 +55,16 @@ package enum AdminChange: Sendable {
         }
     }
 
-    /// The name the history records: `rules.add`, `rules.replace`, `rules.update`,
-    /// `rules.move`, `rules.delete`, `routes.add`, `routes.update`, `routes.delete`, `rollback`.
-    package var action: String {
-        switch self {
-        case .addRules: "rules.add"
-        case .replaceRules: "rules.replace"
-        case .replaceRule: "rules.update"
-        case .moveRule: "rules.move"
-        case .deleteRule: "rules.delete"
-        case .addRoutes: "routes.add"
-        case .replaceRoute: "routes.update"
-        case .deleteRoute: "routes.delete"
-        case .rollback: "rollback"
-        }
-    }
-
     /// The rule a move moves, for the history and dry runs: a move changes no item, only the
     /// order, which comparing the items by id does not see.
     var movedRuleID: String? {
-        if case .moveRule(let id, _) = self { return id }
+        if case .moveRule(let id, _) = edit { return id }
         return nil
     }
 
     /// The version a rollback restores, for the history.
     var rollbackTarget: Int? {
-        if case .rollback(let version) = self { return version }
+        if case .rollback(let version) = edit { return version }
         return nil
     }
 
@@ -72,7 +74,7 @@ package enum AdminChange: Sendable {
     /// - Throws: ``AdminChangeError`` when the change is invalid on its own, names what does
     ///   not exist, or takes an id owned by someone else.
     func apply(to admin: inout AdminState, in snapshot: Snapshot) throws(AdminChangeError) {
-        switch self {
+        switch edit {
         case .addRules(let rules):
             try Self.validate(rules)
             try Self.checkIDsAreFree(rules, adminRules: admin.rules, snapshot)
