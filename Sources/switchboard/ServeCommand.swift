@@ -34,8 +34,9 @@ struct ServeCommand: AsyncParsableCommand {
     var logFormat: ServerSettings.LogFormat?
 
     func validate() throws {
-        if let drainSeconds, !(0...3600).contains(drainSeconds) {
-            throw ValidationError("--drain-seconds must be between 0 and 3600")
+        let range = ServerSettings.shutdownSecondsRange
+        if let drainSeconds, !range.contains(drainSeconds) {
+            throw ValidationError("--drain-seconds must be between \(range.lowerBound) and \(range.upperBound)")
         }
     }
 

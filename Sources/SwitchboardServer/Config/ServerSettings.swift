@@ -1,7 +1,8 @@
 import SwitchboardCore
 
-/// `switchboard.yaml`: server settings. Every key is optional (design.md §2, §7).
-package struct ServerSettings: Sendable, Hashable, Codable {
+/// `switchboard.yaml`: server settings. Every key is optional (design.md §2, §7); each is
+/// declared once, with whether it applies at start only, in ``keys``.
+package struct ServerSettings: Sendable, Hashable, KeyedSettings {
     /// `host:port` to listen on; port 0 picks a free port (logged).
     package var listen: String = "127.0.0.1:8080"
     /// Custom URL schemes whose links are app links (compared lowercased).
@@ -69,7 +70,7 @@ package struct ServerSettings: Sendable, Hashable, Codable {
     package var trafficSample = TrafficSampleSettings()
 
     /// design.md §7 limits, all configurable.
-    package struct Limits: Sendable, Hashable, Codable {
+    package struct Limits: Sendable, Hashable, KeyedSettings {
         package var maxURLBytes: Int = 8 * 1024
         package var maxBodyBytes: Int = 1024 * 1024
         package var maxAdminRules: Int = 10_000
@@ -84,37 +85,21 @@ package struct ServerSettings: Sendable, Hashable, Codable {
 
         package init() {}
 
-        enum CodingKeys: String, CodingKey, CaseIterable {
-            case maxURLBytes = "max_url_bytes"
-            case maxBodyBytes = "max_body_bytes"
-            case maxAdminRules = "max_admin_rules"
-            case maxRoutes = "max_routes"
-            case connectionTimeoutSeconds = "connection_timeout_seconds"
-            case maxConnections = "max_connections"
-            case maxConnectionsPerClient = "max_connections_per_client"
-            case requestTimeoutSeconds = "request_timeout_seconds"
-        }
+        /// Every key: the limits of connections and requests apply at start only, those of the
+        /// admin state at every reload.
+        static let keys: [SettingKey<Limits>] = [
+            .value("max_url_bytes", \.maxURLBytes, .atStart, valid: 1...Int.max, "a positive number"),
+            .value("max_body_bytes", \.maxBodyBytes, .atStart, valid: 1...Int.max, "a positive number"),
+            .value("max_admin_rules", \.maxAdminRules, valid: 1...Int.max, "a positive number"),
+            .value("max_routes", \.maxRoutes, valid: 1...Int.max, "a positive number"),
+            .value("connection_timeout_seconds", \.connectionTimeoutSeconds, .atStart, valid: 1...Int.max, "a positive number"),
+            .value("max_connections", \.maxConnections, .atStart, valid: 1...Int.max, "a positive number"),
+            .value("max_connections_per_client", \.maxConnectionsPerClient, .atStart, valid: 1...Int.max, "a positive number"),
+            .value("request_timeout_seconds", \.requestTimeoutSeconds, .atStart, valid: 1...Int.max, "a positive number"),
+        ]
 
         package init(from decoder: any Decoder) throws {
-            try decoder.rejectUnknownKeys(CodingKeys.self)
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            func positive(_ key: CodingKeys, _ fallback: Int) throws -> Int {
-                guard let value = try container.decodeIfPresent(Int.self, forKey: key) else { return fallback }
-                guard value > 0 else {
-                    throw DecodingError.dataCorruptedError(
-                        forKey: key, in: container, debugDescription: "'\(key.rawValue)' must be a positive number")
-                }
-                return value
-            }
-            let defaults = Limits()
-            maxURLBytes = try positive(.maxURLBytes, defaults.maxURLBytes)
-            maxBodyBytes = try positive(.maxBodyBytes, defaults.maxBodyBytes)
-            maxAdminRules = try positive(.maxAdminRules, defaults.maxAdminRules)
-            maxRoutes = try positive(.maxRoutes, defaults.maxRoutes)
-            connectionTimeoutSeconds = try positive(.connectionTimeoutSeconds, defaults.connectionTimeoutSeconds)
-            maxConnections = try positive(.maxConnections, defaults.maxConnections)
-            maxConnectionsPerClient = try positive(.maxConnectionsPerClient, defaults.maxConnectionsPerClient)
-            requestTimeoutSeconds = try positive(.requestTimeoutSeconds, defaults.requestTimeoutSeconds)
+            try self.init(decodingKeysOf: decoder)
         }
     }
 
@@ -125,99 +110,62 @@ package struct ServerSettings: Sendable, Hashable, Codable {
         environment["SWITCHBOARD_STORE"].flatMap { $0.isEmpty ? nil : $0 } ?? store
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case listen, schemes, domains, fallback, threads, limits, apps
-        case dataDir = "data_dir"
-        case adminTokenEnv = "admin_token_env"
-        case adminTokens = "admin_tokens"
-        case historyLimit = "history_limit"
-        case store
-        case accessLog = "access_log"
-        case resolveCacheBytes = "resolve_cache_bytes"
-        case redirectAllow = "redirect_allow"
-        case redirectAllowHTTP = "redirect_allow_http"
-        case drainSeconds = "drain_seconds"
-        case shutdownGraceSeconds = "shutdown_grace_seconds"
-        case metricsRouteSeries = "metrics_route_series"
-        case accessLogQuery = "access_log_query"
-        case logFormat = "log_format"
-        case corsAllowedOrigins = "cors_allowed_origins"
-        case console
-        case trafficSample = "traffic_sample"
-    }
+    /// What `drain_seconds` and `shutdown_grace_seconds` may be (and `serve --drain-seconds`).
+    package static let shutdownSecondsRange = 0...3600
+
+    /// Every key of `switchboard.yaml`, in the order errors list them; ``startOnlyChanges(since:)``
+    /// reports the `.atStart` ones a reload changes.
+    static let keys: [SettingKey<ServerSettings>] = [
+        .value("listen", \.listen, .atStart),
+        .value(
+            "schemes", \.schemes, normalized: { $0.map { $0.lowercased() } },
+            problem: { schemes in
+                schemes.first { $0 == "http" || $0 == "https" }.map { "'\($0)' is not a custom scheme; list web hosts under 'domains'" }
+            }),
+        .value("domains", \.domains, normalized: { $0.map { $0.lowercased() } }),
+        .optional("fallback", \.fallback),
+        .optional("threads", \.threads, .atStart, valid: 1...256),
+        .group("limits", \.limits),
+        .value("apps", \.apps),
+        .value("data_dir", \.dataDir, .atStart),
+        .value("admin_token_env", \.adminTokenEnv),
+        .value(
+            "admin_tokens", \.adminTokens,
+            problem: { tokens in
+                var names: Set<String> = ["admin"]
+                return tokens.first { !names.insert($0.name).inserted }.map {
+                    "admin_tokens: the name '\($0.name)' is used twice ('admin' is the token of admin_token_env)"
+                }
+            }),
+        .value("history_limit", \.historyLimit, valid: 1...10_000),
+        .optional("store", \.store, .atStart),
+        .value("access_log", \.accessLog, .atStart),
+        .value(
+            "resolve_cache_bytes", \.resolveCacheBytes, valid: 0...(1 << 34), "between 0 (no cache) and 17179869184 (16 GiB)"),
+        .value(
+            "redirect_allow", \.redirectAllow, normalized: { $0.map { $0.lowercased() } },
+            problem: { entries in
+                entries.lazy.compactMap(RedirectPolicy.entryProblem).first.map { "redirect_allow: \($0)" }
+            }),
+        .value("redirect_allow_http", \.redirectAllowHTTP),
+        .value("drain_seconds", \.drainSeconds, .atStart, valid: shutdownSecondsRange, "between 0 and 3600 seconds"),
+        .value(
+            "shutdown_grace_seconds", \.shutdownGraceSeconds, .atStart, valid: shutdownSecondsRange, "between 0 and 3600 seconds"),
+        .value("metrics_route_series", \.metricsRouteSeries, .atStart, valid: 0...10_000),
+        .value("access_log_query", \.accessLogQuery, .atStart),
+        .value("log_format", \.logFormat, .atStart),
+        .value(
+            "cors_allowed_origins", \.corsAllowedOrigins,
+            problem: { origins in
+                origins.first { $0 != "*" && !CORSPolicy.isOrigin($0) }.map {
+                    "cors_allowed_origins: '\($0)' is not an origin (scheme://host[:port], no path) or '*'"
+                }
+            }),
+        .value("console", \.console),
+        .value("traffic_sample", \.trafficSample, .atStart),
+    ]
 
     package init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(CodingKeys.self)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let defaults = ServerSettings()
-        listen = try container.decodeIfPresent(String.self, forKey: .listen) ?? defaults.listen
-        schemes = try (container.decodeIfPresent([String].self, forKey: .schemes) ?? []).map { $0.lowercased() }
-        domains = try (container.decodeIfPresent([String].self, forKey: .domains) ?? []).map { $0.lowercased() }
-        dataDir = try container.decodeIfPresent(String.self, forKey: .dataDir) ?? defaults.dataDir
-        adminTokenEnv = try container.decodeIfPresent(String.self, forKey: .adminTokenEnv) ?? defaults.adminTokenEnv
-        adminTokens = try container.decodeIfPresent([AdminTokenSetting].self, forKey: .adminTokens) ?? []
-        var names: Set<String> = ["admin"]
-        for token in adminTokens where !names.insert(token.name).inserted {
-            throw DecodingError.dataCorruptedError(
-                forKey: .adminTokens, in: container,
-                debugDescription: "admin_tokens: the name '\(token.name)' is used twice ('admin' is the token of admin_token_env)")
-        }
-        store = try container.decodeIfPresent(String.self, forKey: .store)
-        historyLimit = try container.decodeIfPresent(Int.self, forKey: .historyLimit) ?? defaults.historyLimit
-        guard (1...10_000).contains(historyLimit) else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .historyLimit, in: container, debugDescription: "'history_limit' must be between 1 and 10000")
-        }
-        fallback = try container.decodeIfPresent(String.self, forKey: .fallback)
-        threads = try container.decodeIfPresent(Int.self, forKey: .threads)
-        if let threads, threads < 1 || threads > 256 {
-            throw DecodingError.dataCorruptedError(
-                forKey: .threads, in: container, debugDescription: "'threads' must be between 1 and 256")
-        }
-        accessLog = try container.decodeIfPresent(Bool.self, forKey: .accessLog) ?? false
-        resolveCacheBytes = try container.decodeIfPresent(Int.self, forKey: .resolveCacheBytes) ?? defaults.resolveCacheBytes
-        guard (0...(1 << 34)).contains(resolveCacheBytes) else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .resolveCacheBytes, in: container,
-                debugDescription: "'resolve_cache_bytes' must be between 0 (no cache) and 17179869184 (16 GiB)")
-        }
-        limits = try container.decodeIfPresent(Limits.self, forKey: .limits) ?? Limits()
-        redirectAllow = try (container.decodeIfPresent([String].self, forKey: .redirectAllow) ?? []).map { $0.lowercased() }
-        for entry in redirectAllow {
-            if let problem = RedirectPolicy.entryProblem(entry) {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .redirectAllow, in: container, debugDescription: "redirect_allow: \(problem)")
-            }
-        }
-        redirectAllowHTTP = try container.decodeIfPresent(Bool.self, forKey: .redirectAllowHTTP) ?? false
-        apps = try container.decodeIfPresent(AppsSettings.self, forKey: .apps) ?? AppsSettings()
-        for (key, value) in [(CodingKeys.drainSeconds, \ServerSettings.drainSeconds), (.shutdownGraceSeconds, \.shutdownGraceSeconds)] {
-            let seconds = try container.decodeIfPresent(Int.self, forKey: key) ?? defaults[keyPath: value]
-            guard (0...3600).contains(seconds) else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: key, in: container, debugDescription: "'\(key.rawValue)' must be between 0 and 3600 seconds")
-            }
-            self[keyPath: value] = seconds
-        }
-        accessLogQuery = try container.decodeIfPresent(Bool.self, forKey: .accessLogQuery) ?? false
-        logFormat = try container.decodeIfPresent(LogFormat.self, forKey: .logFormat) ?? .text
-        corsAllowedOrigins = try container.decodeIfPresent([String].self, forKey: .corsAllowedOrigins) ?? []
-        for origin in corsAllowedOrigins where origin != "*" && !CORSPolicy.isOrigin(origin) {
-            throw DecodingError.dataCorruptedError(
-                forKey: .corsAllowedOrigins, in: container,
-                debugDescription: "cors_allowed_origins: '\(origin)' is not an origin (scheme://host[:port], no path) or '*'")
-        }
-        metricsRouteSeries = try container.decodeIfPresent(Int.self, forKey: .metricsRouteSeries) ?? defaults.metricsRouteSeries
-        guard (0...10_000).contains(metricsRouteSeries) else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .metricsRouteSeries, in: container, debugDescription: "'metrics_route_series' must be between 0 and 10000")
-        }
-        console = try container.decodeIfPresent(ConsoleSettings.self, forKey: .console) ?? ConsoleSettings()
-        trafficSample = try container.decodeIfPresent(TrafficSampleSettings.self, forKey: .trafficSample) ?? TrafficSampleSettings()
-        for scheme in schemes where scheme == "http" || scheme == "https" {
-            throw DecodingError.dataCorruptedError(
-                forKey: .schemes, in: container,
-                debugDescription: "'\(scheme)' is not a custom scheme; list web hosts under 'domains'")
-        }
+        try self.init(decodingKeysOf: decoder)
     }
 }
