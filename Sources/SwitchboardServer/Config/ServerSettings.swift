@@ -112,6 +112,8 @@ package struct ServerSettings: Sendable, Hashable, KeyedSettings {
 
     /// What `drain_seconds` and `shutdown_grace_seconds` may be (and `serve --drain-seconds`).
     package static let shutdownSecondsRange = 0...3600
+    private static let shutdownSecondsText =
+        "between \(shutdownSecondsRange.lowerBound) and \(shutdownSecondsRange.upperBound) seconds"
 
     /// Every key of `switchboard.yaml`, in the order errors list them; ``startOnlyChanges(since:)``
     /// reports the `.atStart` ones a reload changes.
@@ -148,9 +150,8 @@ package struct ServerSettings: Sendable, Hashable, KeyedSettings {
                 entries.lazy.compactMap(RedirectPolicy.entryProblem).first.map { "redirect_allow: \($0)" }
             }),
         .value("redirect_allow_http", \.redirectAllowHTTP),
-        .value("drain_seconds", \.drainSeconds, .atStart, valid: shutdownSecondsRange, "between 0 and 3600 seconds"),
-        .value(
-            "shutdown_grace_seconds", \.shutdownGraceSeconds, .atStart, valid: shutdownSecondsRange, "between 0 and 3600 seconds"),
+        .value("drain_seconds", \.drainSeconds, .atStart, valid: shutdownSecondsRange, shutdownSecondsText),
+        .value("shutdown_grace_seconds", \.shutdownGraceSeconds, .atStart, valid: shutdownSecondsRange, shutdownSecondsText),
         .value("metrics_route_series", \.metricsRouteSeries, .atStart, valid: 0...10_000),
         .value("access_log_query", \.accessLogQuery, .atStart),
         .value("log_format", \.logFormat, .atStart),
