@@ -3,9 +3,9 @@ import SwitchboardCore
 /// In-process resolve on the production shape (``ProductionShape``): parse, 50 rules, match
 /// over 2,000 routes, params and the JSON body of `/resolve`, each request a distinct URL.
 ///
-/// Measured through the API the server calls (`resolveWithOutcome`, then `jsonBytes`); without
-/// the `BASELINE` condition also through `resolve(_:appendingBodyTo:)` (the body appended to a
-/// buffer kept from call to call), which the build before does not have.
+/// Measured through `resolve(_:appendingBodyTo:)` (the body appended to a buffer kept from call
+/// to call, as the server's worker threads keep one), beside the `Resolution` value of the same
+/// pass.
 struct ProductionSuite {
     let rounds: Int
     static let urlCount = 10_000
@@ -21,42 +21,30 @@ struct ProductionSuite {
         var rows: [Row] = []
         for (name, urls) in [("none fire", noneFire), ("one fires", oneFires), ("traffic mix", mix)] {
             var sink = Sink()
-            let pass = {
+            var body: [UInt8] = []
+            let bytePass = {
                 for url in urls {
-                    sink.consume((try? resolver.resolveWithOutcome(url).0.jsonBytes.count) ?? 0)
+                    body.removeAll(keepingCapacity: true)
+                    sink.consume((try? resolver.resolve(url, appendingBodyTo: &body).status) ?? 0)
+                    sink.consume(body.count)
                 }
             }
-            let cost = Measurement.medianNanoseconds(rounds: rounds, operationsPerPass: urls.count, pass)
-            let allocations = Measurement.allocationsPerOperation(operationsPerPass: urls.count, pass)
-            rows.append(
-                Row(
-                    benchmark: "production resolve, \(name)", unit: "ns/op", switchboard: cost, baseline: nil, baselineName: "",
-                    target: name == "one fires" ? 2000 : 1500))
-            rows.append(
-                Row(
-                    benchmark: "production resolve allocations, \(name)", unit: "allocs/op", switchboard: allocations, baseline: nil,
-                    baselineName: "", target: name == "none fire" ? 2 : nil))
-            #if !BASELINE
-                var body: [UInt8] = []
-                let bytePass = {
-                    for url in urls {
-                        body.removeAll(keepingCapacity: true)
-                        sink.consume((try? resolver.resolve(url, appendingBodyTo: &body).status) ?? 0)
-                        sink.consume(body.count)
-                    }
+            let valuePass = {
+                for url in urls {
+                    sink.consume((try? resolver.resolve(url).jsonBytes.count) ?? 0)
                 }
-                let byteCost = Measurement.medianNanoseconds(rounds: rounds, operationsPerPass: urls.count, bytePass)
-                let byteAllocations = Measurement.allocationsPerOperation(operationsPerPass: urls.count, bytePass)
-                rows.append(
-                    Row(
-                        benchmark: "production resolve into a buffer, \(name)", unit: "ns/op", switchboard: byteCost,
-                        baseline: cost, baselineName: "resolveWithOutcome + jsonBytes", target: name == "one fires" ? 2000 : 1500))
-                rows.append(
-                    Row(
-                        benchmark: "production resolve into a buffer allocations, \(name)", unit: "allocs/op",
-                        switchboard: byteAllocations, baseline: allocations, baselineName: "resolveWithOutcome + jsonBytes",
-                        target: name == "none fire" ? 2 : nil))
-            #endif
+            }
+            let byteCost = Measurement.medianNanoseconds(rounds: rounds, operationsPerPass: urls.count, bytePass)
+            let byteAllocations = Measurement.allocationsPerOperation(operationsPerPass: urls.count, bytePass)
+            let valueCost = Measurement.medianNanoseconds(rounds: rounds, operationsPerPass: urls.count, valuePass)
+            rows.append(
+                Row(
+                    benchmark: "production resolve into a buffer, \(name)", unit: "ns/op", switchboard: byteCost,
+                    baseline: valueCost, baselineName: "resolve(_:) value", target: name == "one fires" ? 2000 : 1500))
+            rows.append(
+                Row(
+                    benchmark: "production resolve into a buffer allocations, \(name)", unit: "allocs/op",
+                    switchboard: byteAllocations, baseline: nil, baselineName: "", target: name == "none fire" ? 0 : 1))
             if sink.checksum == 42 { print("") }
         }
         return rows
@@ -74,17 +62,11 @@ struct ProductionSuite {
             }
         let mix = ProductionShape.urls(count: Self.urlCount, kinds: kinds)
         var sink = Sink()
-        #if BASELINE
-            for url in mix {
-                sink.consume((try? resolver.resolveWithOutcome(url).0.jsonBytes.count) ?? 0)
-            }
-        #else
-            var body: [UInt8] = []
-            for url in mix {
-                body.removeAll(keepingCapacity: true)
-                sink.consume((try? resolver.resolve(url, appendingBodyTo: &body).status) ?? 0)
-            }
-        #endif
+        var body: [UInt8] = []
+        for url in mix {
+            body.removeAll(keepingCapacity: true)
+            sink.consume((try? resolver.resolve(url, appendingBodyTo: &body).status) ?? 0)
+        }
         if sink.checksum == 42 { print("") }
     }
 
@@ -92,10 +74,10 @@ struct ProductionSuite {
     static func check(_ resolver: Resolver) throws {
         for kind in ProductionShape.Kind.allCases {
             for url in ProductionShape.urls(count: 50, kinds: [kind], seed: 7) {
-                let (resolution, outcome) = try resolver.resolveWithOutcome(url)
+                let resolution = try resolver.resolve(url)
                 let expectMatch = kind != .unmatched
                 let expectRewrite = kind == .webRewritten
-                guard resolution.matched == expectMatch, outcome.didRewrite == expectRewrite,
+                guard resolution.matched == expectMatch, resolution.rewrittenURL != nil == expectRewrite,
                     expectMatch || resolution.fallback != nil
                 else {
                     throw BenchmarkError("production shape: \(url) answers \(String(decoding: resolution.jsonBytes, as: UTF8.self))")

@@ -1,4 +1,4 @@
-/// The router's tables and the fallback in one object, for the resolver's byte path: its
+/// The router's tables and the fallback in one object, for the resolve pass: its
 /// matching closure reaches them through an unretained reference.
 ///
 /// Captured or copied as values, each of their arrays would be retained and released on every
