@@ -77,7 +77,7 @@ struct ProductionSuite {
                 let resolution = try resolver.resolve(url)
                 let expectMatch = kind != .unmatched
                 let expectRewrite = kind == .webRewritten
-                guard resolution.matched == expectMatch, resolution.rewrittenURL != nil == expectRewrite,
+                guard resolution.matched == expectMatch, (resolution.rewrittenURL != nil) == expectRewrite,
                     expectMatch || resolution.fallback != nil
                 else {
                     throw BenchmarkError("production shape: \(url) answers \(String(decoding: resolution.jsonBytes, as: UTF8.self))")
