@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every test: installs system libraries if missing, checks formatting, validates openapi.yaml, builds,
+# Runs every test: installs the build libraries and the test toolchain if missing (scripts/install-test-deps.sh), checks formatting, validates openapi.yaml, builds,
 # starts a throwaway PostgreSQL cluster for the replica tests (scripts/pg-test-cluster.sh), runs `swift test` (in three
 # groups, or once with the arguments given, e.g. `scripts/test.sh --filter ResolveDifferential`), then
 # checks a live server's /metrics with prometheus-client (scripts/check-metrics.sh), builds and starts the load tests'
@@ -8,7 +8,7 @@
 # Dockerfile without Docker (scripts/container-replay.sh; SWITCHBOARD_SKIP_REPLAY=1 skips it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+scripts/install-test-deps.sh
 replay=""
 if [ "$(id -u)" -eq 0 ] && [ -z "${SWITCHBOARD_SKIP_REPLAY:-}" ]; then
   # The replay's Debian root (minutes when not cached) is made while the tests build and run.
