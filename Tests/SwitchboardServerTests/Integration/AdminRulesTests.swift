@@ -64,7 +64,7 @@ extension IntegrationTests {
             #expect(listed.json["version"] as? Int == 2)
             #expect(listedIDs(listed) == ["promo", "b1", "b2"] + Self.configRuleIDs)
             let entries = try #require(listed.json["rules"] as? [[String: Any]])
-            #expect(entries.map { $0["source"] as? String } == Array(repeating: "admin", count: 3) + Array(repeating: "config", count: 6))
+            #expect(entries.map { $0["source"] as? String } == Array(repeating: "admin", count: 3) + Array(repeating: "config", count: 7))
             #expect(entries[2]["last"] as? Bool == false)
             #expect(entries[1]["last"] as? Bool == true)
             #expect(entries[0]["match"] as? String == "^shopapp://p/([0-9]+)")
