@@ -23,7 +23,7 @@ extension IntegrationTests {
 
         private static let configRuleIDs = [
             "web-search-to-native", "legacy-item-page", "live-degraded-to-web", "campaign-to-venue", "help-in-webview",
-            "goods-renamed",
+            "goods-renamed", "deals-in-apps",
         ]
 
         @Test("POST one rule: 201, ETag \"1\", and the rule fires on /resolve")

@@ -118,7 +118,7 @@ extension IntegrationTests {
         @Test("console settings are decoded strictly")
         func strictSettings() async throws {
             let config = try TestConfig.demo()
-            try config.writeSettings(try demoSettings(config) + "console: { enabled: true, theme: dark }\n")
+            try config.writeSettings(try Self.demoSettings(config) + "console: { enabled: true, theme: dark }\n")
             await #expect(throws: (any Error).self) { try await InProcessServer(config: config) }
         }
     }

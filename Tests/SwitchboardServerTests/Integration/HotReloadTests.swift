@@ -199,7 +199,7 @@ extension IntegrationTests {
             #expect(try client.resolve("shopapp://x").json["routeId"] as? String == "admin.x")
             let rules = try client.admin("GET", "/admin/rules")
             #expect(rules.etag == #""2""#)
-            #expect((rules.json["rules"] as? [[String: Any]])?.count == 7)
+            #expect((rules.json["rules"] as? [[String: Any]])?.count == 8)
             // A config that now clashes with an admin route is refused as a whole.
             try config.write("routes.d/clash.yaml", "module: clash\nroutes:\n  - id: clash.x\n    pattern: /x\n")
             let clash = try client.admin("POST", "/admin/reload")
