@@ -9,7 +9,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v valgrind >/dev/null || { echo "check-thresholds: valgrind is missing (scripts/install-test-deps.sh)" >&2; exit 1; }
-swift build -c release --package-path Benchmarks --product SwitchboardBenchmarks >&2
+swift build -c release --package-path Benchmarks --product SwitchboardBenchmarks >&2 || {
+  echo "check-thresholds: the benchmark suite (Benchmarks/) does not build: its sources must follow Core's API" >&2
+  exit 1
+}
 binary=Benchmarks/.build/release/SwitchboardBenchmarks
 measured=$(mktemp -d "${TMPDIR:-/tmp}/switchboard-thresholds.XXXXXX")
 trap 'rm -rf "$measured"' EXIT
