@@ -16,7 +16,7 @@ options=("$@")
 [[ ${#options[@]} -gt 0 ]] || options=(--only production)
 base_sha="$(git rev-parse --short "$base_ref")"
 base_dir="${BASE_DIR:-/tmp/switchboard-bench-base-$base_sha}"
-sets="${SWITCHBOARD_BENCH_SETS:-$(cd .. && pwd)/shared/bench}"
+sets="${SWITCHBOARD_BENCH_SETS:-$(pwd)/Benchmarks/routes}"
 output="$(mktemp -d /tmp/switchboard-compare.XXXXXX)"
 
 if [[ ! -f "$base_dir/Package.swift" ]]; then

@@ -3,11 +3,11 @@
 # one core, Switchboard beside RoutingKit 4.9.3 in the same process. Prints a Markdown table.
 #
 # Usage: scripts/bench.sh [--rounds N] [--only lookup|build|rewrite]
-# The route sets come from ../shared/bench (override with SWITCHBOARD_BENCH_SETS=DIR).
+# The route sets are Benchmarks/routes (override with SWITCHBOARD_BENCH_SETS=DIR).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-sets="${SWITCHBOARD_BENCH_SETS:-$(cd .. && pwd)/shared/bench}"
+sets="${SWITCHBOARD_BENCH_SETS:-$(pwd)/Benchmarks/routes}"
 if [[ ! -f "$sets/github-api.txt" ]]; then
     echo "bench: route sets not found in $sets (set SWITCHBOARD_BENCH_SETS)" >&2
     exit 2

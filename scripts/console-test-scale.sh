@@ -13,7 +13,7 @@ server=""
 trap '[ -z "$server" ] || kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
 cp -r config "$work/config"
 python3 scripts/loadtest/generate-routes.py "$work/config/routes.d/bulk.json" "$count"
-printf 'console: { enabled: true }\nlimits: { max_routes: %d }\n' $((count + 100)) >>"$work/config/switchboard.yaml"
+printf 'limits: { max_routes: %d }\n' $((count + 100)) >>"$work/config/switchboard.yaml"
 started=$(date +%s.%N)
 (cd "$work" && SWITCHBOARD_STORE="" SWITCHBOARD_ADMIN_TOKEN=scale exec "$binary" serve --config config \
   --listen 127.0.0.1:0 --drain-seconds 0 >"$work/server.log" 2>&1) &

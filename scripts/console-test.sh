@@ -17,7 +17,8 @@ python=$(scripts/python-tools.sh)
 source scripts/lib/demo-server.sh
 demo_server_prepare console-test
 # Every /resolve is sampled, so that the few the test makes are there to preview against.
-printf 'console: { enabled: true }\ntraffic_sample: { every: 1 }\n' >>"$work/config/switchboard.yaml"
+# (The demo config has the console on.)
+printf 'traffic_sample: { every: 1 }\n' >>"$work/config/switchboard.yaml"
 token="console-test-$$-$RANDOM"
 demo_server_start "$binary" "" "$token"
 SWITCHBOARD_CONSOLE_TOKEN="$token" "$python" scripts/python/console_test.py "http://127.0.0.1:$port" "${screenshots[@]}" \

@@ -23,7 +23,7 @@ extension IntegrationTests {
 
         private static let configRuleIDs = [
             "web-search-to-native", "legacy-item-page", "live-degraded-to-web", "campaign-to-venue", "help-in-webview",
-            "goods-renamed",
+            "goods-renamed", "deals-in-apps",
         ]
 
         @Test("POST one rule: 201, ETag \"1\", and the rule fires on /resolve")
@@ -64,7 +64,7 @@ extension IntegrationTests {
             #expect(listed.json["version"] as? Int == 2)
             #expect(listedIDs(listed) == ["promo", "b1", "b2"] + Self.configRuleIDs)
             let entries = try #require(listed.json["rules"] as? [[String: Any]])
-            #expect(entries.map { $0["source"] as? String } == Array(repeating: "admin", count: 3) + Array(repeating: "config", count: 6))
+            #expect(entries.map { $0["source"] as? String } == Array(repeating: "admin", count: 3) + Array(repeating: "config", count: 7))
             #expect(entries[2]["last"] as? Bool == false)
             #expect(entries[1]["last"] as? Bool == true)
             #expect(entries[0]["match"] as? String == "^shopapp://p/([0-9]+)")

@@ -8,9 +8,14 @@ extension IntegrationTests {
     struct ConsoleTests {
         static let enabled = "console: { enabled: true }\n"
 
+        /// The demo's settings without its `console` line, for the tests to set it their way.
+        static func demoSettings(_ config: TestConfig) throws -> String {
+            try config.read("switchboard.yaml").replacingOccurrences(of: enabled, with: "")
+        }
+
         static func server(settings: String = enabled, token: String? = "t") async throws -> InProcessServer {
             let config = try TestConfig.demo()
-            try config.writeSettings(try config.read("switchboard.yaml") + settings)
+            try config.writeSettings(try demoSettings(config) + settings)
             return try await InProcessServer(config: config, token: token)
         }
 
@@ -113,7 +118,7 @@ extension IntegrationTests {
         @Test("console settings are decoded strictly")
         func strictSettings() async throws {
             let config = try TestConfig.demo()
-            try config.writeSettings(try config.read("switchboard.yaml") + "console: { enabled: true, theme: dark }\n")
+            try config.writeSettings(try Self.demoSettings(config) + "console: { enabled: true, theme: dark }\n")
             await #expect(throws: (any Error).self) { try await InProcessServer(config: config) }
         }
     }

@@ -141,7 +141,7 @@ extension IntegrationTests {
             let ok = try client.admin("POST", "/admin/reload")
             #expect(ok.status == 200, "\(ok.dump)")
             #expect(ok.json["routes"] as? Int == 36)
-            #expect(ok.json["rules"] as? Int == 6)
+            #expect(ok.json["rules"] as? Int == 7)
             #expect(try lastReload(client)["trigger"] as? String == "api")
 
             try config.write("routes.d/zz-conflict.yaml", "module: zz\nroutes:\n  - id: zz.product\n    pattern: /product/:n<int>\n")
@@ -163,7 +163,7 @@ extension IntegrationTests {
             try FileManager.default.moveItem(atPath: config.directory + "/rewrites.yaml.new", toPath: config.directory + "/rewrites.yaml")
             let fixed = try client.admin("POST", "/admin/reload")
             #expect(fixed.status == 200)
-            #expect(fixed.json["rules"] as? Int == 6)
+            #expect(fixed.json["rules"] as? Int == 7)
         }
 
         @Test("POST /admin/reload?dry_run=1 is refused before anything is read, not carried out as a reload")
@@ -199,7 +199,7 @@ extension IntegrationTests {
             #expect(try client.resolve("shopapp://x").json["routeId"] as? String == "admin.x")
             let rules = try client.admin("GET", "/admin/rules")
             #expect(rules.etag == #""2""#)
-            #expect((rules.json["rules"] as? [[String: Any]])?.count == 7)
+            #expect((rules.json["rules"] as? [[String: Any]])?.count == 8)
             // A config that now clashes with an admin route is refused as a whole.
             try config.write("routes.d/clash.yaml", "module: clash\nroutes:\n  - id: clash.x\n    pattern: /x\n")
             let clash = try client.admin("POST", "/admin/reload")

@@ -147,7 +147,7 @@ extension IntegrationTests {
                 #expect(before.text.contains("# TYPE \(family)\n"), "missing \(family)")
             }
             #expect(metricValue(before.text, "switchboard_routes") == 36)
-            #expect(metricValue(before.text, "switchboard_rules") == 6)
+            #expect(metricValue(before.text, "switchboard_rules") == 7)
             #expect(metricValue(before.text, #"switchboard_reloads_total{result="ok"}"#) == 0)
             #expect(metricValue(before.text, #"switchboard_reloads_total{result="failed"}"#) == 0)
 
