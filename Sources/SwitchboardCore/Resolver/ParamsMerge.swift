@@ -9,10 +9,12 @@
 /// router's tables (held as arrays they would be retained and released on reference counts
 /// every worker thread shares, see ``MatchTables``), the query as decoded pieces.
 struct ParamsMerge {
-    /// A member's name as its source holds it.
+    /// A member's name: where it is among its layer's inputs. Only numbers, so that passing
+    /// names around retains nothing.
     enum Name {
-        case text(String)
-        case bytes(UnsafeBufferPointer<UInt8>)
+        case `default`(Int)
+        case query(Int)
+        case capture(Int)
     }
 
     /// Where a member's value comes from.
@@ -53,68 +55,100 @@ struct ParamsMerge {
 
     /// Calls `body` with every member, in order.
     func forEachMember(_ body: (Name, Value) -> Void) {
-        for position in defaults.indices {
-            let name = defaults[position].name
-            guard firstDefault(named: name) == position else { continue }
-            body(.text(name), value(of: .text(name)))
+        for position in defaults.indices where first(.default(position), among: .default(0)) == position {
+            body(.default(position), value(of: .default(position)))
         }
         for position in query.indices {
-            let name = Name.bytes(query[position].name)
-            guard !hasDefault(named: name), firstQueryPiece(named: name) == position else { continue }
+            let name = Name.query(position)
+            guard first(name, among: .default(0)) == nil, first(name, among: .query(0)) == position else { continue }
             body(name, value(of: name))
         }
         for position in captures.indices {
-            let name = Name.text(captures[position].name)
-            guard !hasDefault(named: name), firstQueryPiece(named: name) == nil, firstCapture(named: name) == position
+            let name = Name.capture(position)
+            guard first(name, among: .default(0)) == nil, first(name, among: .query(0)) == nil,
+                first(name, among: .capture(0)) == position
             else { continue }
-            body(name, .capture(lastCapture(named: name) ?? position))
+            body(name, .capture(last(name, among: .capture(0)) ?? position))
         }
     }
 
     /// The value of the member called `name`: the highest layer that has it.
     private func value(of name: Name) -> Value {
-        if let capture = lastCapture(named: name) { return .capture(capture) }
-        if firstQueryPiece(named: name) != nil { return .query(name) }
-        return .default(lastDefault(named: name) ?? 0)
+        if let capture = last(name, among: .capture(0)) { return .capture(capture) }
+        if first(name, among: .query(0)) != nil { return .query(name) }
+        return .default(last(name, among: .default(0)) ?? 0)
     }
 
     /// Calls `body` with the value of every query piece called `name`, in order.
     private func forEachQueryValue(named name: Name, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         if let index {
-            for position in index.query[name.string] ?? [] { body(query[position].value) }
+            for position in index.query[string(name)] ?? [] { body(query[position].value) }
             return
         }
-        for position in query.indices where Self.equal(name, query[position].name) { body(query[position].value) }
+        switch name {
+        case .query(let piece):
+            let bytes = query[piece].name
+            for position in query.indices where Self.equal(query[position].name, bytes) { body(query[position].value) }
+        case .default(let position):
+            let text = defaults[position].name
+            for position in query.indices where Self.equal(text, query[position].name) { body(query[position].value) }
+        case .capture(let position):
+            let text = captures[position].name
+            for position in query.indices where Self.equal(text, query[position].name) { body(query[position].value) }
+        }
     }
 
-    private func hasDefault(named name: Name) -> Bool {
-        if let index { return index.defaults[name.string] != nil }
-        return defaults.contains { Self.equal(name, $0.name) }
+    /// The first input called `name` in the layer of `layer` (whose number is ignored).
+    private func first(_ name: Name, among layer: Name) -> Int? {
+        if let index { return index.positions(of: string(name), in: layer)?.first }
+        // The kind of comparison is chosen once, outside the scan: this runs for every member.
+        switch name {
+        case .query(let piece):
+            let bytes = query[piece].name
+            switch layer {
+            case .default: return defaults.indices.first { Self.equal(defaults[$0].name, bytes) }
+            case .query: return query.indices.first { Self.equal(query[$0].name, bytes) }
+            case .capture: return captures.indices.first { Self.equal(captures[$0].name, bytes) }
+            }
+        case .default(let position):
+            return first(text: defaults[position].name, among: layer)
+        case .capture(let position):
+            return first(text: captures[position].name, among: layer)
+        }
     }
 
-    private func firstDefault(named name: String) -> Int? {
-        if let index { return index.defaults[name]?.first }
-        return defaults.firstIndex { $0.name == name }
+    private func first(text: String, among layer: Name) -> Int? {
+        switch layer {
+        case .default: defaults.indices.first { defaults[$0].name == text }
+        case .query: query.indices.first { Self.equal(text, query[$0].name) }
+        case .capture: captures.indices.first { captures[$0].name == text }
+        }
     }
 
-    private func lastDefault(named name: Name) -> Int? {
-        if let index { return index.defaults[name.string]?.last }
-        return defaults.lastIndex { Self.equal(name, $0.name) }
+    /// The last input called `name` in the layer of `layer` (whose number is ignored).
+    private func last(_ name: Name, among layer: Name) -> Int? {
+        if let index { return index.positions(of: string(name), in: layer)?.last }
+        switch name {
+        case .query(let piece):
+            let bytes = query[piece].name
+            switch layer {
+            case .default: return defaults.indices.last { Self.equal(defaults[$0].name, bytes) }
+            case .query: return query.indices.last { Self.equal(query[$0].name, bytes) }
+            case .capture: return captures.indices.last { Self.equal(captures[$0].name, bytes) }
+            }
+        case .default(let position):
+            return last(text: defaults[position].name, among: layer)
+        case .capture(let position):
+            return last(text: captures[position].name, among: layer)
+        }
     }
 
-    private func firstQueryPiece(named name: Name) -> Int? {
-        if let index { return index.query[name.string]?.first }
-        return query.firstIndex { Self.equal(name, $0.name) }
-    }
-
-    private func firstCapture(named name: Name) -> Int? {
-        if let index { return index.captures[name.string]?.first }
-        return captures.firstIndex { Self.equal(name, $0.name) }
-    }
-
-    private func lastCapture(named name: Name) -> Int? {
-        if let index { return index.captures[name.string]?.last }
-        return captures.lastIndex { Self.equal(name, $0.name) }
+    private func last(text: String, among layer: Name) -> Int? {
+        switch layer {
+        case .default: defaults.indices.last { defaults[$0].name == text }
+        case .query: query.indices.last { Self.equal(text, query[$0].name) }
+        case .capture: captures.indices.last { captures[$0].name == text }
+        }
     }
 
     // MARK: - Renderings
@@ -126,8 +160,9 @@ struct ParamsMerge {
             if !isFirst { writer.writeSyntax(",") }
             isFirst = false
             switch name {
-            case .text(let text): writer.writeString(text)
-            case .bytes(let bytes): writer.writeString(utf8: bytes)
+            case .default(let position): writer.writeString(defaults[position].name)
+            case .query(let position): writer.writeString(utf8: query[position].name)
+            case .capture(let position): writer.writeString(captures[position].name)
             }
             writer.writeSyntax(":")
             switch value {
@@ -169,7 +204,7 @@ struct ParamsMerge {
                 forEachQueryValue(named: name) { values.append(String(decoding: $0, as: UTF8.self)) }
                 json = values.count == 1 ? .string(values[0]) : .array(values.map(JSONValue.string))
             }
-            members.append((name.string, json))
+            members.append((string(name), json))
         }
         return members
     }
@@ -202,20 +237,18 @@ struct ParamsMerge {
 
     // MARK: - Names
 
-    /// Whether `name` and the decoded bytes `other` are equal as `String`s.
-    private static func equal(_ name: Name, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// The name as a `String`.
+    private func string(_ name: Name) -> String {
         switch name {
-        case .bytes(let bytes): equal(bytes, other)
-        case .text(let text):
-            text.utf8.withContiguousStorageIfAvailable { equal($0, other) } ?? (text == String(decoding: other, as: UTF8.self))
+        case .default(let position): defaults[position].name
+        case .query(let position): String(decoding: query[position].name, as: UTF8.self)
+        case .capture(let position): captures[position].name
         }
     }
 
-    private static func equal(_ name: Name, _ other: String) -> Bool {
-        switch name {
-        case .text(let text): text == other
-        case .bytes(let bytes): equal(.text(other), bytes)
-        }
+    /// Whether `name` equals the decoded bytes `other` as `String`s compare.
+    private static func equal(_ name: String, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        name.utf8.withContiguousStorageIfAvailable { equal($0, other) } ?? (name == String(decoding: other, as: UTF8.self))
     }
 
     /// Whether two decoded names are equal as `String`s compare: the same bytes are, two
@@ -237,33 +270,32 @@ struct ParamsMerge {
 
     /// Where each name is in each layer, for a merge of many inputs.
     private struct NameIndex {
-        var defaults: [String: (first: Int, last: Int)] = [:]
+        var defaults: [String: [Int]] = [:]
         var query: [String: [Int]] = [:]
-        var captures: [String: (first: Int, last: Int)] = [:]
+        var captures: [String: [Int]] = [:]
+
+        /// The positions of the inputs called `name` in the layer of `layer`, in order.
+        func positions(of name: String, in layer: Name) -> [Int]? {
+            switch layer {
+            case .default: defaults[name]
+            case .query: query[name]
+            case .capture: captures[name]
+            }
+        }
 
         init(
             defaults: UnsafeBufferPointer<(name: String, value: String)>, query: UnsafeBufferPointer<QueryPiece>,
             captures: UnsafeBufferPointer<RouterBuilder.Capture>
         ) {
             for position in defaults.indices {
-                self.defaults[defaults[position].name, default: (position, position)].last = position
+                self.defaults[defaults[position].name, default: []].append(position)
             }
             for position in query.indices {
                 self.query[String(decoding: query[position].name, as: UTF8.self), default: []].append(position)
             }
             for position in captures.indices {
-                self.captures[captures[position].name, default: (position, position)].last = position
+                self.captures[captures[position].name, default: []].append(position)
             }
-        }
-    }
-}
-
-extension ParamsMerge.Name {
-    /// The name as a `String`.
-    var string: String {
-        switch self {
-        case .text(let text): text
-        case .bytes(let bytes): String(decoding: bytes, as: UTF8.self)
         }
     }
 }

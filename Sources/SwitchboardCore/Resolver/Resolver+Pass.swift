@@ -14,9 +14,9 @@ extension Resolver {
     /// - Returns: what the status, the metrics and a cache need besides the body.
     /// - Throws: ``ResolveError`` (`invalid_url`) when the URL is malformed, or when the URL to
     ///   route has a bad escape or invalid UTF-8 in its path or query; nothing is appended then.
-    func resolve<Observer: ResolveObserver>(
-        utf8 bytes: UnsafeBufferPointer<UInt8>, context: RequestContext, appendingJSONTo writer: inout JSONWriter,
-        observer: inout Observer
+    static func resolve<Observer: ResolveObserver>(
+        utf8 bytes: UnsafeBufferPointer<UInt8>, context: UnsafePointer<RequestContext>,
+        appendingJSONTo writer: inout JSONWriter, observer: inout Observer, tables: Unmanaged<MatchTables>
     ) throws(ResolveError) -> ResolveSummary {
         let parts: URLParts
         do {
@@ -26,12 +26,18 @@ extension Resolver {
             throw ResolveError(message: "invalid URL: \(error.parseError(in: text).description)")
         }
         let start = writer.count
-        let answered = rewriter.pass(over: bytes, parts: parts, context: context, observer: &observer) {
-            final, finalParts, rules, observer in
-            let head = AnswerHead(
-                input: bytes, inputParts: parts, rewritten: rules.didRewrite ? final : nil,
-                ruleIDs: rewriter.firedRuleIDs(rules))
-            return answer(final, finalParts, head, rules, context, &writer, &observer)
+        // The closures capture pointers, ranges and the unretained tables only: nothing whose
+        // reference count every worker thread would share.
+        let answered = tables._withUnsafeGuaranteedRef { resolving in
+            resolving.rewriter.pass(over: bytes, parts: parts, context: context, observer: &observer) {
+                final, finalParts, rules, observer in
+                rules.laterFired.withUnsafeBufferPointer { laterFired in
+                    let head = AnswerHead(
+                        input: bytes, inputParts: parts, rewritten: rules.didRewrite ? final : nil,
+                        firstFired: rules.firstFired, laterFired: laterFired)
+                    return answer(final, finalParts, head, rules, context, tables, &writer, &observer)
+                }
+            }
         }
         switch answered {
         case .success(let summary):
@@ -42,7 +48,8 @@ extension Resolver {
         }
     }
 
-    /// The URL given and what the rules made of it: the first members of the body.
+    /// The URL given and what the rules made of it: the first members of the body. Only
+    /// pointers, ranges and numbers, so that the closures it passes through copy it for free.
     private struct AnswerHead {
         /// The UTF-8 of the URL as given.
         let input: UnsafeBufferPointer<UInt8>
@@ -50,20 +57,22 @@ extension Resolver {
         let inputParts: URLParts
         /// The final URL, when a rule fired.
         let rewritten: UnsafeBufferPointer<UInt8>?
-        /// The ids of the rules that fired.
-        let ruleIDs: [String]
+        /// The first rule that fired (-1 when none), and the rules that fired after it.
+        let firstFired: Int
+        let laterFired: UnsafeBufferPointer<Int>
 
         /// `{"matched":…,"url":…` and, after a rewrite, `"rewrittenURL"` and `"ruleIds"`.
-        func write(matched: Bool, to writer: inout JSONWriter) {
+        func write(matched: Bool, rules: RewriteEngine, to writer: inout JSONWriter) {
             writer.writeSyntax(matched ? #"{"matched":true,"url":"# : #"{"matched":false,"url":"#)
             writer.writeString(utf8: input)
             guard let rewritten else { return }
             writer.writeSyntax(#","rewrittenURL":"#)
             writer.writeString(utf8: rewritten)
             writer.writeSyntax(#","ruleIds":["#)
-            for index in ruleIDs.indices {
-                if index > 0 { writer.writeSyntax(",") }
-                writer.writeString(ruleIDs[index])
+            writer.writeString(rules.compiled[firstFired].id)
+            for rule in laterFired {
+                writer.writeSyntax(",")
+                writer.writeString(rules.compiled[rule].id)
             }
             writer.writeSyntax("]")
         }
@@ -81,29 +90,27 @@ extension Resolver {
     }
 
     /// Routes the final URL whose UTF-8 is `final` and writes the answer.
-    private func answer<Observer: ResolveObserver>(
+    private static func answer<Observer: ResolveObserver>(
         _ final: UnsafeBufferPointer<UInt8>, _ finalParts: URLParts, _ head: AnswerHead, _ rules: RulePassSummary,
-        _ context: RequestContext, _ writer: inout JSONWriter, _ observer: inout Observer
+        _ context: UnsafePointer<RequestContext>, _ tables: Unmanaged<MatchTables>, _ writer: inout JSONWriter,
+        _ observer: inout Observer
     ) -> Result<ResolveSummary, ResolveError> {
-        let isAppLink = policy.isAppLink(finalParts, in: final)
-        let request: TrieTable.Request
-        if router.table.strings.isEmpty {
-            let absent = TrieTable.Request.absent
-            request = TrieTable.Request(scheme: absent, host: absent, hostAndPort: absent, isAppLink: isAppLink)
-        } else {
+        let (isAppLink, request) = tables._withUnsafeGuaranteedRef { tables in
+            let isAppLink = tables.policy.isAppLink(finalParts, in: final)
+            guard !tables.table.strings.isEmpty else {
+                let absent = TrieTable.Request.absent
+                return (isAppLink, TrieTable.Request(scheme: absent, host: absent, hostAndPort: absent, isAppLink: isAppLink))
+            }
             let scanner = URLScanner(bytes: final)
-            request = router.table.request(
+            let request = tables.table.request(
                 scheme: scanner.makeString(finalParts.scheme, lowercasing: true),
                 host: finalParts.host.map { scanner.makeString($0, lowercasing: finalParts.isHTTP) }, port: finalParts.port,
                 isAppLink: isAppLink)
+            return (isAppLink, request)
         }
         let host = finalParts.isHTTP ? nil : finalParts.host.map { UnsafeBufferPointer(rebasing: final[$0]) }
         let path = UnsafeBufferPointer(rebasing: final[finalParts.path])
-        var walk = observer.makeWalk(table: router.table, request: request)
-        // The closure reads the tables through an unretained reference (the resolver keeps them
-        // alive): capturing `self` would copy the whole resolver, and capturing the tables as
-        // values would retain each of their arrays.
-        let tables = Unmanaged.passUnretained(matchTables)
+        var walk = tables._withUnsafeGuaranteedRef { observer.makeWalk(table: $0.table, request: request) }
         let routed: Routed
         do {
             routed = try RouteSegments.withSegments(
@@ -113,36 +120,38 @@ extension Resolver {
                 tables._withUnsafeGuaranteedRef { tables in
                     let entry = tables.table.lookup(segments, request, observer: &walk)
                     observer.routed(walk, url: final, isAppLink: isAppLink, segments: segments, entry: entry)
-                    guard entry >= 0 else { return Self.answerUnmatched(head, tables, &writer, &observer) }
-                    return Self.answerMatched(
+                    guard entry >= 0 else { return answerUnmatched(head, tables, &writer, &observer) }
+                    return answerMatched(
                         tables.entries[Int(entry)], tables, segments, final, finalParts, head, context, &writer, &observer)
                 }
             }
         } catch {
-            return .failure(Self.routingError(error, in: final, didRewrite: rules.didRewrite))
+            return .failure(routingError(error, in: final, didRewrite: rules.didRewrite))
         }
         if routed.code == Routed.invalidQuery.code {
             let text = String(decoding: final, as: UTF8.self)
             do {
                 _ = try ParsedURL.parse(text).queryItems()
             } catch {
-                return .failure(Self.refusal(error, in: text, didRewrite: rules.didRewrite))
+                return .failure(refusal(error, in: text, didRewrite: rules.didRewrite))
             }
             return .failure(
-                Self.refusal(URLParseError(message: "the query does not decode", position: 0), in: text, didRewrite: rules.didRewrite))
+                refusal(URLParseError(message: "the query does not decode", position: 0), in: text, didRewrite: rules.didRewrite))
         }
-        return .success(
-            ResolveSummary(
-                matched: routed.code >= 0, routeID: routed.code >= 0 ? router.routes.id(at: Int(routed.code)) : nil,
-                firedRuleIDs: head.ruleIDs, ruleErrorCount: rules.errorCount, ruleLimitHitCount: rules.limitHitCount,
-                constraintLimitHits: walk.limitHits))
+        return tables._withUnsafeGuaranteedRef { tables in
+            .success(
+                ResolveSummary(
+                    matched: routed.code >= 0, routeID: routed.code >= 0 ? tables.routes.id(at: Int(routed.code)) : nil,
+                    firedRuleIDs: tables.rewriter.firedRuleIDs(rules), ruleErrorCount: rules.errorCount,
+                    ruleLimitHitCount: rules.limitHitCount, constraintLimitHits: walk.limitHits))
+        }
     }
 
     /// `{"matched":false,"url":…,"fallback":…}`, the fallback expanded for the URL as given.
     private static func answerUnmatched<Observer: ResolveObserver>(
         _ head: AnswerHead, _ tables: MatchTables, _ writer: inout JSONWriter, _ observer: inout Observer
     ) -> Routed {
-        head.write(matched: false, to: &writer)
+        head.write(matched: false, rules: tables.rewriter, to: &writer)
         if let fallback = tables.fallback {
             writer.writeSyntax(#","fallback":"#)
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: fallback.expansionLimit(subjectCount: head.input.count)) {
@@ -163,8 +172,8 @@ extension Resolver {
     /// (and `openWeb` for an app below the route's `minAppVersion`).
     private static func answerMatched<Observer: ResolveObserver>(
         _ entry: Router.Entry, _ tables: MatchTables, _ segments: UnsafeBufferPointer<PathSegment>,
-        _ final: UnsafeBufferPointer<UInt8>, _ finalParts: URLParts, _ head: AnswerHead, _ context: RequestContext,
-        _ writer: inout JSONWriter, _ observer: inout Observer
+        _ final: UnsafeBufferPointer<UInt8>, _ finalParts: URLParts, _ head: AnswerHead,
+        _ context: UnsafePointer<RequestContext>, _ writer: inout JSONWriter, _ observer: inout Observer
     ) -> Routed {
         let route = Int(entry.route)
         let query =
@@ -178,7 +187,7 @@ extension Resolver {
                 return QueryPieces.withDecoded(query) { items -> Routed in
                     guard let items else { return .invalidQuery }
                     let params = ParamsMerge(defaults: defaults, query: items, captures: captures, segments: segments)
-                    head.write(matched: true, to: &writer)
+                    head.write(matched: true, rules: tables.rewriter, to: &writer)
                     tables.routes.writeAnswerMembers(at: route, pattern: Int(entry.pattern), to: &writer)
                     params.write(to: &writer)
                     writer.writeSyntax("}")
@@ -188,7 +197,7 @@ extension Resolver {
                         let url = page.web.expand(params.values())
                         writer.writeSyntax(#","webURL":"#)
                         writer.writeString(url)
-                        openWeb = isBelowMinimum(page.minAppVersion, context)
+                        openWeb = isBelowMinimum(page.minAppVersion, context.pointee)
                         if openWeb { writer.writeSyntax(#","openWeb":true"#) }
                         webURL = url
                     }

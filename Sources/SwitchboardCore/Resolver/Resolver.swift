@@ -32,7 +32,7 @@ public struct Resolver: Sendable {
         self.router = router
         self.rewriter = rewriter
         self.policy = policy
-        matchTables = MatchTables(router: router, fallback: fallback)
+        matchTables = MatchTables(router: router, rewriter: rewriter, policy: policy, fallback: fallback)
     }
 
     /// Resolves one URL into a value: where it goes, how it got there, and its `/resolve` body.
@@ -88,13 +88,8 @@ public struct Resolver: Sendable {
     package func resolve(
         _ text: String, context: RequestContext = RequestContext(), appendingJSONTo writer: inout JSONWriter
     ) throws(ResolveError) -> ResolveSummary {
-        var utf8 = text
-        let result = utf8.withUTF8 { bytes in
-            Swift.Result { () throws(ResolveError) -> ResolveSummary in
-                try resolve(utf8: bytes, context: context, appendingJSONTo: &writer)
-            }
-        }
-        return try result.get()
+        var observer = UnobservedResolve()
+        return try resolve(text, context: context, appendingJSONTo: &writer, observer: &observer)
     }
 
     /// Resolves the URL whose UTF-8 is `utf8` and appends the `/resolve` body to `writer`: a
@@ -106,7 +101,13 @@ public struct Resolver: Sendable {
         utf8: UnsafeBufferPointer<UInt8>, context: RequestContext = RequestContext(), appendingJSONTo writer: inout JSONWriter
     ) throws(ResolveError) -> ResolveSummary {
         var observer = UnobservedResolve()
-        return try resolve(utf8: utf8, context: context, appendingJSONTo: &writer, observer: &observer)
+        let tables = Unmanaged.passUnretained(matchTables)
+        let result = withUnsafePointer(to: context) { context in
+            Swift.Result { () throws(ResolveError) -> ResolveSummary in
+                try Self.resolve(utf8: utf8, context: context, appendingJSONTo: &writer, observer: &observer, tables: tables)
+            }
+        }
+        return try result.get()
     }
 
     /// The pass over `text` with `observer`, into a body of its own.
@@ -114,12 +115,25 @@ public struct Resolver: Sendable {
         _ text: String, context: RequestContext, observer: inout Observer
     ) throws(ResolveError) -> (ResolveSummary, [UInt8]) {
         var writer = JSONWriter(capacity: Self.bodyCapacity)
+        let summary = try resolve(text, context: context, appendingJSONTo: &writer, observer: &observer)
+        return (summary, writer.bytes)
+    }
+
+    /// The pass over `text` with `observer`, appending to `writer`. Its closures capture only
+    /// pointers and the unretained tables: capturing `self` or the context would copy them, and
+    /// retain everything they hold, on every request.
+    private func resolve<Observer: ResolveObserver>(
+        _ text: String, context: RequestContext, appendingJSONTo writer: inout JSONWriter, observer: inout Observer
+    ) throws(ResolveError) -> ResolveSummary {
         var utf8 = text
-        let result = utf8.withUTF8 { bytes in
-            Swift.Result { () throws(ResolveError) -> ResolveSummary in
-                try resolve(utf8: bytes, context: context, appendingJSONTo: &writer, observer: &observer)
+        let tables = Unmanaged.passUnretained(matchTables)
+        let result = withUnsafePointer(to: context) { context in
+            utf8.withUTF8 { bytes in
+                Swift.Result { () throws(ResolveError) -> ResolveSummary in
+                    try Self.resolve(utf8: bytes, context: context, appendingJSONTo: &writer, observer: &observer, tables: tables)
+                }
             }
         }
-        return (try result.get(), writer.bytes)
+        return try result.get()
     }
 }

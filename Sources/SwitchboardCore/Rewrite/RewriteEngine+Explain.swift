@@ -6,8 +6,10 @@ extension RewriteEngine {
         var text = url.string
         guard let parts = text.withUTF8({ try? URLScanner(bytes: $0).scan() }) else { return (url, []) }
         let final = text.withUTF8 { subject in
-            pass(over: subject, parts: parts, context: context, observer: &recorder) { final, _, summary, _ in
-                summary.didRewrite ? String(decoding: final, as: UTF8.self) : nil
+            withUnsafePointer(to: context) { context in
+                pass(over: subject, parts: parts, context: context, observer: &recorder) { final, _, summary, _ in
+                    summary.didRewrite ? String(decoding: final, as: UTF8.self) : nil
+                }
             }
         }
         return (final.flatMap { try? ParsedURL.parse($0) } ?? url, recorder.traces)

@@ -4,7 +4,7 @@ struct RulePassSummary {
     private(set) var firstFired = -1
     /// The rules that fired after the first (rules that are not `last`), in order; empty, and
     /// so not allocated, in the common case.
-    private(set) var laterFired: [Int] = []
+    private(set) var laterFired: ContiguousArray<Int> = []
     /// Rules that matched but gave no URL, or whose match failed.
     var errorCount = 0
     /// Rules whose regex hit a PCRE2 limit.
@@ -37,9 +37,11 @@ extension RewriteEngine {
     /// rules are tried comes from the prefix gate or the literal prefilter, unless the observer
     /// visits every rule (they only narrow the candidates, so the answer is the same).
     ///
-    /// - Parameter subject: valid UTF-8 (the regexes run without PCRE2's check of it).
+    /// - Parameter subject: valid UTF-8 (the regexes run without PCRE2's check of it);
+    ///   `context` is a pointer so that the pass's closures capture no copy of it.
     func pass<Observer: RulePassObserver, Result>(
-        over subject: UnsafeBufferPointer<UInt8>, parts: URLParts, context: RequestContext, observer: inout Observer,
+        over subject: UnsafeBufferPointer<UInt8>, parts: URLParts, context: UnsafePointer<RequestContext>,
+        observer: inout Observer,
         _ body: (
             _ url: UnsafeBufferPointer<UInt8>, _ parts: URLParts, _ summary: RulePassSummary, _ observer: inout Observer
         ) -> Result
@@ -79,7 +81,7 @@ extension RewriteEngine {
 
     /// The first rule at or after `start` that fires on `subject`.
     private func firstFiring<Observer: RulePassObserver>(
-        from start: Int, subject: UnsafeBufferPointer<UInt8>, parts: URLParts, context: RequestContext,
+        from start: Int, subject: UnsafeBufferPointer<UInt8>, parts: URLParts, context: UnsafePointer<RequestContext>,
         observer: inout Observer, summary: inout RulePassSummary
     ) -> FiredStep? {
         if Observer.visitsEveryRule {
@@ -139,7 +141,7 @@ extension RewriteEngine {
 
     /// Runs rule `rule` on `subject`: the URL it makes when it fires, `nil` otherwise.
     private func tryRule<Observer: RulePassObserver>(
-        _ rule: Int, _ subject: UnsafeBufferPointer<UInt8>, _ parts: URLParts, _ context: RequestContext,
+        _ rule: Int, _ subject: UnsafeBufferPointer<UInt8>, _ parts: URLParts, _ context: UnsafePointer<RequestContext>,
         _ observer: inout Observer, _ summary: inout RulePassSummary
     ) -> FiredStep? {
         switch search(rule: rule, subject: subject, context: context) {
@@ -207,11 +209,13 @@ extension RewriteEngine {
     /// `context`. Conditions are cheap: they are checked before PCRE2 (the prefilter only
     /// narrows the candidates; a skipped rule is as if its regex had not matched).
     private func search(
-        rule index: Int, subject: UnsafeBufferPointer<UInt8>, context: RequestContext
+        rule index: Int, subject: UnsafeBufferPointer<UInt8>, context: UnsafePointer<RequestContext>
     ) -> RegexSearchResult? {
         // The fields one at a time: a copy of the whole rule retains every reference it holds,
         // and a URL may try dozens of rules.
-        if let condition = compiled[index].condition, !condition.holds(context, ruleID: compiled[index].id) { return nil }
+        if let condition = compiled[index].condition, !condition.holds(context.pointee, ruleID: compiled[index].id) {
+            return nil
+        }
         return compiled[index].regex.search(subject, isValidUTF8: true)
     }
 }

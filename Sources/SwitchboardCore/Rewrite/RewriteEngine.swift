@@ -189,7 +189,9 @@ public struct RewriteEngine: Sendable {
         let parts = text.withUTF8 { try? URLScanner(bytes: $0).scan() }
         guard let parts else { return RewriteOutcome(url: url, steps: [], errors: [], limitHits: []) }
         text.withUTF8 { subject in
-            pass(over: subject, parts: parts, context: context, observer: &recorder) { _, _, _, _ in }
+            withUnsafePointer(to: context) { context in
+                pass(over: subject, parts: parts, context: context, observer: &recorder) { _, _, _, _ in }
+            }
         }
         return RewriteOutcome(
             url: recorder.steps.last?.url ?? url, steps: recorder.steps, errors: recorder.errors, limitHits: recorder.limitHits)
