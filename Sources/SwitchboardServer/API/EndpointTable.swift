@@ -60,6 +60,12 @@ struct EndpointTable: Sendable {
         }
     }
 
+    /// ``respond(to:snapshot:body:)`` with a body buffer of its own (tests, tools).
+    func respond(to request: HTTPRequest, snapshot: Snapshot) -> (endpoint: String, response: HTTPResponse) {
+        var body: [UInt8] = []
+        return respond(to: request, snapshot: snapshot, body: &body)
+    }
+
     private func dispatch(_ request: HTTPRequest, snapshot: Snapshot, body: inout [UInt8]) throws(APIError) -> (
         endpoint: String, response: HTTPResponse
     ) {

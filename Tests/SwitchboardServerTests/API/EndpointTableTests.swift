@@ -166,7 +166,6 @@ extension EndpointTable {
 
     /// The table's answer to `request` against the demo snapshot.
     fileprivate func respond(to request: HTTPRequest) -> (endpoint: String, response: HTTPResponse) {
-        var body: [UInt8] = []
-        return respond(to: request, snapshot: Self.demoSnapshot, body: &body)
+        respond(to: request, snapshot: Self.demoSnapshot)
     }
 }
