@@ -41,7 +41,7 @@ objcopy --strip-debug "$binary" "$work/benchmark"
 for requests in 1000 3000; do
   SWIFT_DETERMINISTIC_HASHING=1 EVICT_KIB=2048 valgrind --tool=callgrind --cache-sim=yes --LL=1048576,16,64 \
     --toggle-collect='*answerAll*' --callgrind-out-file="$work/$requests.out" \
-    "$work/benchmark" "$config" "$urls" "$scenario" "$requests" lane 1 >/dev/null 2>&1 &
+    "$work/benchmark" "$config" "$urls" "$scenario" "$requests" 1 >/dev/null 2>&1 &
 done
 wait
 python3 - "$work" <<'PY'

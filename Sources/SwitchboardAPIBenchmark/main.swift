@@ -16,11 +16,11 @@ import Synchronization
 //   valgrind --tool=callgrind --toggle-collect='*answerAll*' .build/release/SwitchboardAPIBenchmark … 20000
 //     (instructions per request: the total ÷ the request count)
 //
-// Arguments: CONFIG_DIR URLS_FILE [distinct|repeat] [REQUESTS] [lane|table] [THREADS]. `distinct`
-// puts a click id unique to the request into every link, as the load test does (the cache never
+// Arguments: CONFIG_DIR URLS_FILE [distinct|repeat] [REQUESTS] [THREADS]. `distinct` puts a
+// click id unique to the request into every link, as the load test does (the cache never
 // answers); `repeat` cycles over the first 1,000 links (the cache answers all but their first
-// two). `lane` (the default) offers each request to the direct answer first, as the server does;
-// `table` sends every request through the endpoint table. With THREADS above 1, that many
+// two). Every request goes through the one request path, with one body buffer reused as a
+// worker thread's is. With THREADS above 1, that many
 // threads each answer REQUESTS requests of their own at once, as the server's workers do: the
 // time per request beside a run with one thread shows what the threads cost each other (shared
 // reference counts, locks and counters moving between cores), which one thread cannot show.
@@ -77,11 +77,10 @@ final class Eviction: @unchecked Sendable {
     }
 }
 
-/// Answers every request as `switchboard serve` does: the direct answer first, with one body
-/// buffer reused as a worker thread's is, else the endpoint table (`lane` false: the table
-/// alone). Returns how many answers were 200, to keep the work observable.
+/// Answers every request as `switchboard serve` does, with one body buffer reused as a worker
+/// thread's is. Returns how many answers were 200, to keep the work observable.
 @inline(never)
-func answerAll(_ queries: [[UInt8]], with api: SwitchboardAPI, lane: Bool, evicting eviction: Eviction?) -> Int {
+func answerAll(_ queries: [[UInt8]], with api: SwitchboardAPI, evicting eviction: Eviction?) -> Int {
     var matched = 0
     var body: [UInt8] = []
     for query in queries {
@@ -89,41 +88,24 @@ func answerAll(_ queries: [[UInt8]], with api: SwitchboardAPI, lane: Bool, evict
         let request = HTTPRequest(
             method: "GET", path: "/resolve", query: String(decoding: query, as: UTF8.self),
             headers: [("Host", "bench")], remoteAddress: "127.0.0.1")
-        var status = 0
-        if lane {
-            body.removeAll(keepingCapacity: true)
-            switch api.answerDirectly(request, body: &body) {
-            case .written(let written, _), .json(let written): status = written
-            case .response(let response): status = response.status
-            case .declined: status = api.handle(request).status
-            }
-        } else {
-            status = api.handle(request).status
-        }
-        if status == 200 { matched += 1 }
+        body.removeAll(keepingCapacity: true)
+        if api.handle(request, body: &body).status == 200 { matched += 1 }
     }
     return matched
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 3, arguments.count <= 7 else {
+guard arguments.count >= 3, arguments.count <= 6 else {
     FileHandle.standardError.write(
-        Data(
-            "usage: SwitchboardAPIBenchmark CONFIG_DIR URLS_FILE [distinct|repeat] [REQUESTS] [lane|table] [THREADS]\n"
-                .utf8))
+        Data("usage: SwitchboardAPIBenchmark CONFIG_DIR URLS_FILE [distinct|repeat] [REQUESTS] [THREADS]\n".utf8))
     exit(2)
 }
 let scenario = arguments.count > 3 ? arguments[3] : "distinct"
 let count = arguments.count > 4 ? Int(arguments[4]) ?? 0 : 200_000
-let path = arguments.count > 5 ? arguments[5] : "lane"
-let threads = arguments.count > 6 ? Int(arguments[6]) ?? 0 : 1
-guard scenario == "distinct" || scenario == "repeat", count > 0, path == "lane" || path == "table",
-    (1...64).contains(threads)
-else {
+let threads = arguments.count > 5 ? Int(arguments[5]) ?? 0 : 1
+guard scenario == "distinct" || scenario == "repeat", count > 0, (1...64).contains(threads) else {
     FileHandle.standardError.write(
-        Data(
-            "the scenario is distinct or repeat, REQUESTS a positive number, the path lane or table, THREADS 1 to 64\n"
-                .utf8))
+        Data("the scenario is distinct or repeat, REQUESTS a positive number, THREADS 1 to 64\n".utf8))
     exit(2)
 }
 let links = try String(contentsOfFile: arguments[2], encoding: .utf8).split(separator: "\n").map(String.init)
@@ -139,14 +121,14 @@ let evictions = (0..<threads).map { _ in evictKiB > 0 ? Eviction(kibibytes: evic
 // A first pass over other links warms the caches and the metrics' series.
 _ = answerAll(
     makeTargets(links: links.reversed(), scenario: scenario, count: min(count, 2_000)), with: parts.api,
-    lane: path == "lane", evicting: nil)
+    evicting: nil)
 
 let targetsByThread = (0..<threads).map { makeTargets(links: links, scenario: scenario, count: count, thread: $0) }
 let clock = ContinuousClock()
 let started = clock.now
 let matched: Int
 if threads == 1 {
-    matched = answerAll(targetsByThread[0], with: parts.api, lane: path == "lane", evicting: evictions[0])
+    matched = answerAll(targetsByThread[0], with: parts.api, evicting: evictions[0])
 } else {
     // Threads of their own, so that every one runs at once (a dispatch pool may run them in turn).
     let matchedByThread = Mutex([Int](repeating: 0, count: threads))
@@ -154,8 +136,7 @@ if threads == 1 {
     for thread in 0..<threads {
         finished.enter()
         Thread.detachNewThread {
-            let answered = answerAll(
-                targetsByThread[thread], with: parts.api, lane: path == "lane", evicting: evictions[thread])
+            let answered = answerAll(targetsByThread[thread], with: parts.api, evicting: evictions[thread])
             matchedByThread.withLock { $0[thread] = answered }
             finished.leave()
         }
@@ -168,7 +149,7 @@ let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.comp
 let evictionCost = Double(evictions[0]?.nanoseconds ?? 0) / Double(count)
 let perRequest = nanoseconds / Double(count) - evictionCost
 print(
-    "\(scenario), \(path), \(threads) thread(s)\(evictKiB > 0 ? ", \(evictKiB) KiB evicted" : ""): "
+    "\(scenario), \(threads) thread(s)\(evictKiB > 0 ? ", \(evictKiB) KiB evicted" : ""): "
         + "\(count) requests each, \(matched) matched, "
         + String(format: "%.0f ns per request (wall time ÷ one thread's requests", perRequest)
         + (evictKiB > 0 ? String(format: ", less %.0f ns of evictions)", evictionCost) : ")"))

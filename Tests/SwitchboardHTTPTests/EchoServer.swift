@@ -18,10 +18,13 @@ struct EchoedRequest: Codable {
 
 /// A server on 127.0.0.1, port 0, whose handler echoes the request as JSON.
 ///
-/// `GET /slow` waits for `slowDelay`, or until ``releaseSlowRequests()``, before echoing (for
-/// shutdown tests); `/bad-header` returns a response with a header value containing CR LF.
+/// Every method but `GET` and `HEAD` runs off the worker threads, on the server's own
+/// ``executor``, as Switchboard's writes do. `GET /slow` waits for `slowDelay`, or until
+/// ``releaseSlowRequests()``, before echoing (for shutdown tests); `/bad-header` returns a
+/// response with a header value containing CR LF.
 final class EchoServer: Sendable {
     let server: HTTPServer
+    let executor: BlockingExecutor
     let logs: CollectingLogHandler.Store
     var port: Int { server.boundPort }
 
@@ -33,7 +36,12 @@ final class EchoServer: Sendable {
         let (logger, logs) = CollectingLogHandler.logger()
         self.logs = logs
         let box = SlowCounter()
-        server = try HTTPServer(configuration: configuration, logger: logger, refusalResponder: EchoServer.refusal) { request in
+        let executor = BlockingExecutor(name: "echo.blocking", threads: 2, queueLimit: 16)
+        self.executor = executor
+        server = try HTTPServer(
+            configuration: configuration, logger: logger, refusalResponder: EchoServer.refusal,
+            offWorker: OffWorkerPolicy(executor: executor) { $0.method != "GET" && $0.method != "HEAD" }
+        ) { request, _ in
             EchoServer.respond(to: request, slowDelay: slowDelay, counter: box)
         }
         slowCounter = box

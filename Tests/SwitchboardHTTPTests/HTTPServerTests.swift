@@ -460,7 +460,7 @@ struct HTTPServerTests {
         let (logger, _) = CollectingLogHandler.logger()
         let second = try HTTPServer(
             configuration: HTTPServerConfiguration(host: "127.0.0.1", port: echo.port), logger: logger
-        ) { _ in .text("x") }
+        ) { _, _ in .text("x") }
         #expect {
             try second.start()
         } throws: { error in
@@ -474,7 +474,7 @@ struct HTTPServerTests {
         var configuration = try HTTPServerConfiguration(listen: "[::1]:0")
         configuration.threadPoolSize = 1
         let (logger, _) = CollectingLogHandler.logger()
-        let server = try HTTPServer(configuration: configuration, logger: logger) { request in
+        let server = try HTTPServer(configuration: configuration, logger: logger) { request, _ in
             .text(request.remoteAddress ?? "none")
         }
         do {

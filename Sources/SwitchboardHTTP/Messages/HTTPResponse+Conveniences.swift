@@ -6,18 +6,17 @@ extension HTTPResponse {
     /// The `Content-Type` of plain-text bodies.
     package static let textContentType = "text/plain; charset=utf-8"
 
-    /// A JSON response from already-encoded bytes.
+    /// A JSON response from already-encoded bytes (``isJSON``: the server adds the
+    /// `Content-Type`).
     ///
     /// - Parameters:
     ///   - status: the status code (default 200).
-    ///   - body: UTF-8 JSON text; it is not validated.
+    ///   - body: UTF-8 JSON text; it is not validated. It may be the body buffer the server
+    ///     lent the handler.
     ///   - headers: extra header fields, sent after `Content-Type`.
     package static func json(status: Int = 200, _ body: [UInt8], headers: [Header] = []) -> HTTPResponse {
-        HTTPResponse(status: status, headers: headers.isEmpty ? jsonHeaders : jsonHeaders + headers, body: body)
+        HTTPResponse(status: status, headers: headers, body: body, isJSON: true)
     }
-
-    /// `Content-Type: application/json; charset=utf-8` alone, shared by every plain JSON answer.
-    package static let jsonHeaders: [Header] = [("Content-Type", jsonContentType)]
 
     /// A JSON response from a string of JSON text.
     ///

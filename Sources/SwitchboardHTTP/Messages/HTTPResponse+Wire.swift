@@ -5,7 +5,7 @@ extension HTTPResponse {
     /// are left out.
     package var closingWireBytes: [UInt8] {
         var head = "HTTP/1.1 \(status) \(Self.reasonPhrase(status))\r\n"
-        for header in headers where !Self.isFraming(header.name) {
+        for header in allHeaders where !Self.isFraming(header.name) {
             guard !(header.name + header.value).utf8.contains(where: { $0 == 0 || $0 == 10 || $0 == 13 }) else {
                 continue
             }

@@ -7,19 +7,30 @@ import Synchronization
 /// complete request goes to `handler`, whose response is sent back.
 ///
 /// The handler runs synchronously on one of libmicrohttpd's threads and must not block for
-/// long: while it runs, the other connections of that worker thread wait. Requests other than
-/// `GET` and `HEAD` run on another thread while their connection is suspended.
+/// long: while it runs, the other connections of that worker thread wait. The requests the
+/// application's ``OffWorkerPolicy`` names run on its executor instead, while their
+/// connection is suspended.
+///
+/// Every call of the handler gets a body buffer, empty, that belongs to the calling thread
+/// and is reused from request to request: a handler that writes its body there and answers
+/// with it (`.json(status: 200, body)`) sends it without an array of its own.
 ///
 /// ```swift
 /// let server = try HTTPServer(
 ///     configuration: HTTPServerConfiguration(listen: "127.0.0.1:0"), logger: logger
-/// ) { request in
-///     request.path == "/healthz" ? .json(#"{"status":"ok"}"#) : .text(status: 404, "no such endpoint")
+/// ) { request, body in
+///     guard request.path == "/healthz" else { return .text(status: 404, "no such endpoint") }
+///     body.append(contentsOf: #"{"status":"ok"}"#.utf8)
+///     return .json(body)
 /// }
 /// try server.start()               // binds; `boundPort` is known from here
 /// try await ServiceGroup(services: [server], gracefulShutdownSignals: [.sigterm], logger: logger).run()
 /// ```
 package final class HTTPServer: Service, Sendable {
+    /// Answers one request: called concurrently from several threads with the calling
+    /// thread's body buffer, emptied.
+    package typealias Handler = @Sendable (_ request: HTTPRequest, _ body: inout [UInt8]) -> HTTPResponse
+
     private enum State {
         case idle
         case running(MicroHTTPDaemon)
@@ -30,8 +41,8 @@ package final class HTTPServer: Service, Sendable {
     /// The validated configuration.
     package let configuration: HTTPServerConfiguration
     private let logger: Logger
-    private let handler: @Sendable (HTTPRequest) -> HTTPResponse
-    private let directAnswerer: (@Sendable (HTTPRequest, inout [UInt8]) -> HTTPDirectAnswer)?
+    private let handler: Handler
+    private let offWorker: OffWorkerPolicy?
     private let refusalResponder: @Sendable (HTTPRefusal) -> HTTPResponse
     private let state = Mutex<State>(.idle)
     private let stopped = Completion()
@@ -45,22 +56,22 @@ package final class HTTPServer: Service, Sendable {
     ///     responses that could not be sent).
     ///   - refusalResponder: the response for a request the HTTP layer refuses by itself
     ///     (over a limit, malformed); plain text unless the application gives its own.
-    ///   - directAnswerer: offered every `GET` request before `handler`, with the worker
-    ///     thread's body buffer (emptied); see ``HTTPDirectAnswer``.
+    ///   - offWorker: which requests run off libmicrohttpd's threads, and on what executor;
+    ///     `nil` answers every request on the worker thread that read it.
     ///   - handler: answers one request; called concurrently from several threads.
     /// - Throws: ``HTTPServerError`` (`invalidConfiguration`, `invalidListenAddress`).
     package init(
         configuration: HTTPServerConfiguration,
         logger: Logger,
         refusalResponder: @escaping @Sendable (HTTPRefusal) -> HTTPResponse = HTTPRefusal.plainTextResponse,
-        directAnswerer: (@Sendable (HTTPRequest, inout [UInt8]) -> HTTPDirectAnswer)? = nil,
-        handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+        offWorker: OffWorkerPolicy? = nil,
+        handler: @escaping Handler
     ) throws(HTTPServerError) {
         try configuration.validate()
         self.configuration = configuration
         self.logger = logger
         self.refusalResponder = refusalResponder
-        self.directAnswerer = directAnswerer
+        self.offWorker = offWorker
         self.handler = handler
     }
 
@@ -83,7 +94,7 @@ package final class HTTPServer: Service, Sendable {
             }
             let context = MicroHTTPDaemonContext(
                 configuration: configuration, logger: logger, refusalResponder: refusalResponder,
-                directAnswerer: directAnswerer, handler: handler)
+                offWorker: offWorker, handler: handler)
             let daemon = try MicroHTTPDaemon(configuration: configuration, context: context)
             port.store(daemon.boundPort, ordering: .releasing)
             state = .running(daemon)
@@ -146,7 +157,7 @@ package final class HTTPServer: Service, Sendable {
         logger.info(
             "HTTP server shutting down",
             metadata: ["inFlight": "\(daemon.inFlightRequests)", "grace": "\(grace)"])
-        let drained = await daemon.context.waitUntilIdle(timeout: grace)
+        let drained = await daemon.context.drain.waitUntilIdle(timeout: grace)
         if !drained {
             logger.warning(
                 "shutdown grace elapsed; closing connections with requests in flight",

@@ -2,36 +2,31 @@ import Foundation
 import SwitchboardCore
 import SwitchboardHTTP
 
-/// A request as endpoints see it: the HTTP request, its query already parsed (a malformed
-/// query never reaches an endpoint), the `{id}` of the path, who is asking, and the snapshot
-/// it is answered against.
+/// A request as endpoints see it: the HTTP request, its query (checked whole, read on demand:
+/// a malformed query never reaches an endpoint), the `{id}` of the path, who is asking, and
+/// the snapshot it is answered against.
 struct APIRequest: Sendable {
     /// The request as received.
     let http: HTTPRequest
-    /// The query parameters, percent-decoded, in order.
-    let query: [QueryItem]
+    /// The query parameters, decoded as they are asked for.
+    let query: QueryParameters
     /// The last path segment, percent-decoded, for paths such as `/admin/rules/{id}`.
     let pathID: String?
     /// The name of the admin token presented, for admin endpoints.
     let actor: String?
     /// The snapshot this request is answered against, read once when it arrived.
     let snapshot: Snapshot
-    /// Where the endpoint's answer goes in the snapshot's resolve cache, when it may be cached.
-    var cacheKey: ResolveCache.Key? = nil
 
     /// The value of the query parameter `name`, if any.
     ///
     /// - Throws: ``APIError`` (`400 invalid_parameter`) when the parameter is given more than
     ///   once: which of two values was meant is not ours to guess (`dry_run=1&dry_run=0`).
     func queryValue(_ name: String) throws(APIError) -> String? {
-        var found: String?
-        for item in query where item.name == name {
-            guard found == nil else {
-                throw APIError.badRequest("invalid_parameter", "give the \(name) parameter once")
-            }
-            found = item.value
+        let values = query.values(named: name)
+        guard values.count <= 1 else {
+            throw APIError.badRequest("invalid_parameter", "give the \(name) parameter once")
         }
-        return found
+        return values.first
     }
 
     /// The version `If-Match` names: `"5"`, `W/"5"` or `5`; `nil` for `*` or no header.

@@ -61,20 +61,12 @@ struct CORSPolicy: Sendable {
         return HTTPResponse(status: 204, headers: headers)
     }
 
-    /// Whether ``decorate(_:for:)`` adds headers to the answer to `request` (its `Origin` is
-    /// allowed on its path).
-    func decorates(_ request: HTTPRequest) -> Bool {
-        allowedOrigin(request) != nil
-    }
-
     /// `response` with the headers that let the page of an allowed origin read it.
     func decorate(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
         guard let origin = allowedOrigin(request) else { return response }
         var decorated = response
         decorated.headers.append(("Access-Control-Allow-Origin", origin))
         if origin != "*" { decorated.headers.append(("Vary", "Origin")) }
-        // A cached answer's ready-to-send form lacks these headers: build this one afresh.
-        decorated.reuseSlot = nil
         return decorated
     }
 }

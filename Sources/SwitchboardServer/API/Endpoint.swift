@@ -11,37 +11,36 @@ struct Endpoint: Sendable {
         case admin(AdminRole)
     }
 
+    /// Answers a request, given the body buffer the HTTP server lent the request's thread
+    /// (empty): an endpoint may write its body there and answer with it.
+    typealias Handler = @Sendable (_ request: APIRequest, _ body: inout [UInt8]) throws(APIError) -> HTTPResponse
+
     /// The label of its metrics series (`resolve`, `admin`, …): fixed, never the raw path.
     let name: String
     let access: Access
     /// The error code of a malformed query string (`invalid_url` where the only parameter
     /// that matters is the URL).
     let malformedQueryCode: String
-    /// What a cache holds for this exact request against this snapshot (the resolve cache): a
-    /// finished answer, sent without parsing anything, or the key a fresh answer is stored
-    /// under. It must only answer requests it answered before, in full.
-    let cachedAnswer: (@Sendable (HTTPRequest, Snapshot) -> CacheLookup)?
     /// Answers the request; a thrown ``APIError`` is rendered by the table.
-    let handle: @Sendable (APIRequest) throws(APIError) -> HTTPResponse
+    let handle: Handler
 
+    /// An endpoint that writes its body into the lent buffer (`GET /resolve`).
     init(
-        _ name: String, access: Access = .open, malformedQueryCode: String = "invalid_query",
-        cachedAnswer: (@Sendable (HTTPRequest, Snapshot) -> CacheLookup)? = nil,
-        handle: @escaping @Sendable (APIRequest) throws(APIError) -> HTTPResponse
+        _ name: String, access: Access = .open, malformedQueryCode: String = "invalid_query", writing handle: @escaping Handler
     ) {
         self.name = name
         self.access = access
         self.malformedQueryCode = malformedQueryCode
-        self.cachedAnswer = cachedAnswer
         self.handle = handle
     }
-}
 
-/// What an endpoint's cache found for a request.
-enum CacheLookup: Sendable {
-    /// The finished answer.
-    case hit(HTTPResponse)
-    /// No answer: the key to store the fresh one under (``APIRequest/cacheKey``), computed
-    /// once per request, or `nil` when the answer must not be cached.
-    case miss(ResolveCache.Key?)
+    /// An endpoint that makes its own body.
+    init(
+        _ name: String, access: Access = .open, malformedQueryCode: String = "invalid_query",
+        handle: @escaping @Sendable (APIRequest) throws(APIError) -> HTTPResponse
+    ) {
+        self.init(name, access: access, malformedQueryCode: malformedQueryCode) {
+            (request: APIRequest, _: inout [UInt8]) throws(APIError) -> HTTPResponse in try handle(request)
+        }
+    }
 }

@@ -3,7 +3,7 @@ import SwitchboardHTTP
 
 /// The one table of the API: method and path to ``Endpoint``. It answers `404` for a path it
 /// does not know and `405` with `Allow` for a method a path does not take, checks admin
-/// tokens, parses every query the same way (malformed: `400`), and renders every thrown
+/// tokens, checks every query the same way (malformed: `400`), and renders every thrown
 /// ``APIError``.
 ///
 /// Paths are exact (`/resolve`) or end in one `{id}` segment (`/admin/rules/{id}`); `HEAD` is
@@ -12,7 +12,8 @@ import SwitchboardHTTP
 /// ```swift
 /// var table = EndpointTable(authorization: AdminAuthorization(tokens: tokens))
 /// table.add("GET", "/healthz", Endpoint("healthz") { _ in .json(#"{"status":"ok"}"#) })
-/// let (name, response) = table.respond(to: request)
+/// var body: [UInt8] = []
+/// let (name, response) = table.respond(to: request, snapshot: snapshot, body: &body)
 /// ```
 struct EndpointTable: Sendable {
     private var endpoints: [String: Methods] = [:]
@@ -48,15 +49,26 @@ struct EndpointTable: Sendable {
     }
 
     /// The endpoint's label and the response for `request`, answered against `snapshot`.
-    func respond(to request: HTTPRequest, snapshot: Snapshot) -> (endpoint: String, response: HTTPResponse) {
+    ///
+    /// - Parameter body: the body buffer the HTTP server lent the request's thread (empty),
+    ///   handed to the endpoint.
+    func respond(to request: HTTPRequest, snapshot: Snapshot, body: inout [UInt8]) -> (endpoint: String, response: HTTPResponse) {
         do throws(APIError) {
-            return try dispatch(request, snapshot: snapshot)
+            return try dispatch(request, snapshot: snapshot, body: &body)
         } catch {
             return (request.path.hasPrefix(Self.adminPrefix) ? "admin" : "not_found", error.response)
         }
     }
 
-    private func dispatch(_ request: HTTPRequest, snapshot: Snapshot) throws(APIError) -> (endpoint: String, response: HTTPResponse) {
+    /// ``respond(to:snapshot:body:)`` with a body buffer of its own (tests, tools).
+    func respond(to request: HTTPRequest, snapshot: Snapshot) -> (endpoint: String, response: HTTPResponse) {
+        var body: [UInt8] = []
+        return respond(to: request, snapshot: snapshot, body: &body)
+    }
+
+    private func dispatch(_ request: HTTPRequest, snapshot: Snapshot, body: inout [UInt8]) throws(APIError) -> (
+        endpoint: String, response: HTTPResponse
+    ) {
         let isAdminPath = request.path == Self.adminPrefix || request.path.hasPrefix(Self.adminPrefix + "/")
         let found = lookUp(request.path)
         let method = request.method == "HEAD" && found?.methods["HEAD"] == nil ? "GET" : request.method
@@ -94,22 +106,15 @@ struct EndpointTable: Sendable {
             token = presented
         }
         let actor = token?.name
-        var cacheKey: ResolveCache.Key?
-        switch endpoint.cachedAnswer?(request, snapshot) {
-        case .hit(let cached): return (endpoint.name, cached)
-        case .miss(let key): cacheKey = key
-        case nil: break
-        }
         do throws(APIError) {
-            let query: [QueryItem]
+            let query: QueryParameters
             do {
-                query = try ParsedURL.queryItems(ofRawQuery: request.query ?? "")
+                query = try QueryParameters(validating: request.query)
             } catch {
                 throw APIError.badRequest(endpoint.malformedQueryCode, "the query string is malformed: \(error.description)")
             }
-            let apiRequest = APIRequest(
-                http: request, query: query, pathID: pathID, actor: actor, snapshot: snapshot, cacheKey: cacheKey)
-            return (endpoint.name, try endpoint.handle(apiRequest))
+            let apiRequest = APIRequest(http: request, query: query, pathID: pathID, actor: actor, snapshot: snapshot)
+            return (endpoint.name, try endpoint.handle(apiRequest, &body))
         } catch {
             return (endpoint.name, error.response)
         }

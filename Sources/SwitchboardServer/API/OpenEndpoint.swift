@@ -10,11 +10,11 @@ struct OpenEndpoint: Sendable {
     let context: ServerContext
 
     func get(_ request: APIRequest) throws(APIError) -> HTTPResponse {
-        let urls = request.query.filter { $0.name == "url" }
-        guard urls.count == 1, let url = urls.first?.value, !url.isEmpty else {
+        let urls = request.query.values(named: "url")
+        guard urls.count == 1, let url = urls.first, !url.isEmpty else {
             throw Self.noRedirect("give the url parameter once: GET /open?url=<percent-encoded URL>")
         }
-        let snapshot = context.snapshot
+        let snapshot = request.snapshot
         let resolution: Resolution
         do {
             let requestContext = RequestContext(request: request.http, query: request.query, now: context.clock())

@@ -6,8 +6,19 @@ extension RequestContext {
     /// query parameters, else the `X-App-Platform`, `X-App-Version` and `X-Device-Id` headers;
     /// `now` from the service's clock (`nil`: not read).
     init(request: HTTPRequest, query: [QueryItem], now: Double?) {
-        func value(_ parameter: String, _ header: String) -> String? {
-            if let item = query.first(where: { $0.name == parameter }), !item.value.isEmpty { return item.value }
+        self.init(request: request, now: now) { name in query.first { $0.name == name }?.value }
+    }
+
+    /// The asking app as a request describes it, its parameters read from `query` on demand
+    /// (see ``init(request:query:now:)``).
+    init(request: HTTPRequest, query: QueryParameters, now: Double?) {
+        self.init(request: request, now: now) { query.first(named: $0) }
+    }
+
+    /// The asking app from the first value of each parameter (`parameter`), else its header.
+    private init(request: HTTPRequest, now: Double?, parameter: (String) -> String?) {
+        func value(_ name: String, _ header: String) -> String? {
+            if let value = parameter(name), !value.isEmpty { return value }
             return request.header(header).flatMap { $0.isEmpty ? nil : $0 }
         }
         self.init(

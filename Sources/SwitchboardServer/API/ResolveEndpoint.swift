@@ -16,116 +16,71 @@ struct ResolveEndpoint: Sendable {
 
     let context: ServerContext
 
-    /// The answer the snapshot's resolve cache keeps for this exact request, or the key to
-    /// keep a fresh one under.
-    func cachedAnswer(_ request: HTTPRequest, snapshot: Snapshot) -> CacheLookup {
-        guard let key = snapshot.resolveCache.key(for: request) else { return .miss(nil) }
-        guard let cached = snapshot.resolveCache.answer(for: key) else { return .miss(key) }
-        context.trafficSample.offer(request)
-        context.metrics.recordResolution(
-            routeID: cached.routeID, firedRuleIDs: cached.firedRuleIDs, ruleErrors: 0, limitHits: 0, cache: .hit)
-        var response = HTTPResponse.json(status: cached.status, cached.body)
-        response.reuseSlot = cached.reuseSlot
-        return .hit(response)
-    }
-
-    func get(_ request: APIRequest) throws(APIError) -> HTTPResponse {
+    /// `GET /resolve`: the snapshot's cache first (probed once, before anything of the query
+    /// is read), then one pass over the query, and the body written into `body`, the buffer
+    /// the HTTP server lent the request's thread.
+    func get(_ request: APIRequest, body: inout [UInt8]) throws(APIError) -> HTTPResponse {
         let snapshot = request.snapshot
-        var url: String?
-        var urlCount = 0
-        for item in request.query where item.name == "url" {
-            url = item.value
-            urlCount += 1
+        let cacheKey = snapshot.resolveCache.key(for: request.http)
+        if let cacheKey, let cached = snapshot.resolveCache.answer(for: cacheKey) {
+            context.trafficSample.offer(request.http)
+            context.metrics.recordResolution(
+                routeID: cached.routeID, firedRuleIDs: cached.firedRuleIDs, ruleErrors: 0, limitHits: 0, cache: .hit)
+            return .json(status: cached.status, cached.body)
         }
-        guard urlCount == 1, let url, !url.isEmpty else {
+        let query = request.query.withRawBytes(ResolveQuery.init)
+        guard query.urlCount == 1, let urlRange = query.url, !urlRange.isEmpty else {
             let message =
-                urlCount > 1
+                query.urlCount > 1
                 ? "give the url parameter once"
                 : "missing url parameter: GET /resolve?url=<percent-encoded URL>"
             throw APIError.badRequest("invalid_url", message)
         }
         // The asking app's parameters count once, like every parameter of an endpoint.
-        for name in ["platform", "appVersion", "device"] { _ = try request.queryValue(name) }
-        let requestContext = RequestContext(request: request.http, query: request.query, now: context.clock())
-        if try Self.explainFlag(request) {
+        if query.namesTheApp {
+            for name in ResolveQuery.appParameters { _ = try request.queryValue(name) }
+        }
+        if query.asksToExplain, try Self.explainFlag(request) {
+            let url = request.query.withRawBytes { QueryParameters.decoded(UnsafeBufferPointer(rebasing: $0[urlRange])) }
+            let requestContext = RequestContext(request: request.http, query: request.query, now: context.clock())
             let answer = resolve(url, with: snapshot, context: requestContext, explain: true)
             return .json(status: answer.status, answer.body.jsonBytes)
         }
-        context.trafficSample.offer(url, requestContext)
-        var writer = JSONWriter(capacity: Self.bodyCapacity)
-        let summary: ResolveSummary
-        do {
-            summary = try snapshot.resolver.resolve(url, context: requestContext, appendingJSONTo: &writer)
-        } catch {
-            throw APIError.badRequest(error.code, error.message)
+        let requestContext = self.requestContext(request, query: query, dependence: snapshot.contextDependence)
+        context.trafficSample.offer(request.http)
+        body.reserveCapacity(Self.bodyCapacity)
+        let summary = try request.query.withRawBytes { bytes throws(APIError) -> ResolveSummary in
+            let encoded = UnsafeBufferPointer(rebasing: bytes[urlRange])
+            return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: encoded.count) {
+                decoded throws(APIError) -> ResolveSummary in
+                // The table checked the query: the value decodes.
+                guard let count = PercentEncoding.decode(encoded, into: decoded, plusAsSpace: true) else {
+                    throw APIError.badRequest("invalid_url", "the query string is malformed")
+                }
+                var writer = JSONWriter(appendingTo: &body)
+                defer { writer.finish(into: &body) }
+                do throws(ResolveError) {
+                    return try snapshot.resolver.resolve(
+                        utf8: UnsafeBufferPointer(rebasing: decoded[..<count]), context: requestContext,
+                        appendingJSONTo: &writer)
+                } catch {
+                    throw APIError.badRequest(error.code, error.message)
+                }
+            }
         }
-        let body = writer.bytes
-        record(summary, body: body, cacheKey: request.cacheKey, snapshot: snapshot)
+        record(summary, body: body, cacheKey: cacheKey, snapshot: snapshot)
         return .json(status: summary.status, body)
     }
 
-    /// `GET /resolve` answered from the request's raw query, for ``SwitchboardAPI/answerDirectly(_:body:)``:
-    /// the body is written into `body`, and the answer, metrics, traffic sample and cache are
-    /// those of ``cachedAnswer(_:snapshot:)`` and ``get(_:)``. It takes the request whose query
-    /// is one `url` parameter and nothing else, spelled `url=` (the form every client sends),
-    /// whose value decodes and resolves; it declines every other request, having changed
-    /// nothing, so that the endpoint table answers it (a second `url`, `explain`, `platform`,
-    /// a malformed query, a URL that does not parse).
-    func answerDirectly(_ request: HTTPRequest, snapshot: Snapshot, body: inout [UInt8]) -> HTTPDirectAnswer {
-        guard var query = request.query else { return .declined }
-        // The cache before the form: a hit is the common repeated request, and a declined one
-        // (rare) is looked up again by the table.
-        let cacheKey: ResolveCache.Key?
-        switch cachedAnswer(request, snapshot: snapshot) {
-        case .hit(let response): return .response(response)
-        case .miss(let key): cacheKey = key
-        }
-        // No query parameter names the app: its headers alone describe it. They, and the clock,
-        // are read only when the snapshot's answers can depend on them: a scan of the headers
-        // and a clock read on every request would go to waste.
-        let dependence = snapshot.contextDependence
+    /// What the resolve may look at besides the URL, and only that: the asking app's headers
+    /// and parameters, and the clock, are read only when the snapshot's answers depend on
+    /// them (a scan of the headers and a clock read on every request would go to waste).
+    private func requestContext(
+        _ request: APIRequest, query: ResolveQuery, dependence: Resolver.ContextDependence
+    ) -> RequestContext {
         let now = dependence.clock ? context.clock() : nil
-        let requestContext =
-            dependence.app ? RequestContext(request: request, query: [], now: now) : RequestContext(now: now)
-        let summary = query.withUTF8 { bytes -> ResolveSummary? in
-            guard let value = Self.onlyURLValue(inRawQuery: bytes) else { return nil }
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: value.count) { decoded in
-                guard
-                    let count = PercentEncoding.decode(
-                        UnsafeBufferPointer(rebasing: bytes[value]), into: decoded, plusAsSpace: true), count > 0
-                else { return nil }
-                var writer = JSONWriter(appendingTo: &body)
-                defer { writer.finish(into: &body) }
-                return try? snapshot.resolver.resolve(
-                    utf8: UnsafeBufferPointer(rebasing: decoded[..<count]), context: requestContext,
-                    appendingJSONTo: &writer)
-            }
-        }
-        guard let summary else { return .declined }
-        context.trafficSample.offer(request)
-        record(summary, body: body, cacheKey: cacheKey, snapshot: snapshot)
-        return .json(status: summary.status)
-    }
-
-    /// The range of the `url` value in a raw query made of exactly one `url=…` parameter
-    /// (empty parameters between `&`s aside, as the query parser skips them); `nil` for any
-    /// other query. The name must be spelled `url`: an encoded spelling of it is left to the
-    /// query parser.
-    static func onlyURLValue(inRawQuery bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
-        var found: Range<Int>?
-        var start = 0
-        while start < bytes.count {
-            let end = ParsedURL.firstOffset(of: UInt8(ascii: "&"), in: bytes, from: start, before: bytes.count)
-            if end > start {
-                guard found == nil, end - start >= 4, bytes[start] == UInt8(ascii: "u"),
-                    bytes[start + 1] == UInt8(ascii: "r"), bytes[start + 2] == UInt8(ascii: "l"),
-                    bytes[start + 3] == UInt8(ascii: "=")
-                else { return nil }
-                found = (start + 4)..<end
-            }
-            start = end + 1
-        }
-        return found
+        guard dependence.app else { return RequestContext(now: now) }
+        return RequestContext(request: request.http, query: query.namesTheApp ? request.query : QueryParameters(), now: now)
     }
 
     /// Counts a fresh `GET /resolve` answer in the metrics and keeps `body` in the cache at its

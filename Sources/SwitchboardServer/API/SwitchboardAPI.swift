@@ -6,7 +6,6 @@ import SwitchboardHTTP
 /// calls: it answers through the table, then records the metrics and the access log.
 package struct SwitchboardAPI: Sendable {
     private let table: EndpointTable
-    private let resolve: ResolveEndpoint
     private let context: ServerContext
     private let accessLog: Bool
     private let accessLogQuery: Bool
@@ -21,16 +20,13 @@ package struct SwitchboardAPI: Sendable {
         self.accessLog = accessLog
         self.accessLogQuery = accessLogQuery
         let resolve = ResolveEndpoint(context: context)
-        self.resolve = resolve
         let open = OpenEndpoint(context: context)
         let wellKnown = WellKnownEndpoint(context: context)
         let metrics = context.metrics
         var table = EndpointTable(authorization: AdminAuthorization(tokens: context.adminTokens))
         table.add(
             "GET", ResolveEndpoint.path,
-            Endpoint(
-                ResolveEndpoint.name, malformedQueryCode: "invalid_url", cachedAnswer: resolve.cachedAnswer(_:snapshot:),
-                handle: resolve.get))
+            Endpoint(ResolveEndpoint.name, malformedQueryCode: "invalid_url", writing: resolve.get))
         table.add("POST", "/resolve", Endpoint("resolve_batch", malformedQueryCode: "invalid_url", handle: resolve.post))
         table.add("GET", "/open", Endpoint("open", handle: open.get))
         table.add("GET", "/.well-known/apple-app-site-association", Endpoint("aasa") { wellKnown.appleAppSiteAssociation($0) })
@@ -59,14 +55,18 @@ package struct SwitchboardAPI: Sendable {
     }
 
     /// Answers one request; called concurrently from the HTTP server's threads.
-    package func handle(_ request: HTTPRequest) -> HTTPResponse {
+    ///
+    /// - Parameter body: the body buffer the HTTP server lent the request's thread (empty): an
+    ///   endpoint may write its body there and answer with it (``HTTPServer/Handler``).
+    package func handle(_ request: HTTPRequest, body: inout [UInt8]) -> HTTPResponse {
         let started = Self.monotonicSeconds()
         // One read of the snapshot per request: every reader of it retains the same object, and
         // its reference count is shared by every worker thread.
         let snapshot = context.snapshot
         let cors = CORSPolicy(allowedOrigins: snapshot.config.settings.corsAllowedOrigins)
         var (endpoint, response) =
-            cors.preflight(request).map { ("cors_preflight", $0) } ?? table.respond(to: request, snapshot: snapshot)
+            cors.preflight(request).map { ("cors_preflight", $0) }
+            ?? table.respond(to: request, snapshot: snapshot, body: &body)
         response = cors.decorate(response, for: request)
         let seconds = Self.monotonicSeconds() - started
         context.metrics.recordRequest(endpoint: endpoint, status: response.status, seconds: seconds)
@@ -78,30 +78,17 @@ package struct SwitchboardAPI: Sendable {
         return response
     }
 
-    /// Answers a plain `GET /resolve` on the HTTP server's worker thread, writing the body into
-    /// the thread's `body` buffer (the HTTP server's direct answerer, see ``HTTPDirectAnswer``):
-    /// the same answer, metrics and cache as ``handle(_:)``, without the endpoint table, the
-    /// parsed query or a response of its own. It declines whatever ``handle(_:)`` would answer
-    /// differently (see ``ResolveEndpoint/answerDirectly(_:snapshot:body:)``), and every
-    /// request when the access log is on.
-    package func answerDirectly(_ request: HTTPRequest, body: inout [UInt8]) -> HTTPDirectAnswer {
-        guard !accessLog, request.method == "GET", request.path == ResolveEndpoint.path else { return .declined }
-        let started = Self.monotonicSeconds()
-        let snapshot = context.snapshot
-        // The headers an allowed origin gets are added by `handle`.
-        guard !CORSPolicy(allowedOrigins: snapshot.config.settings.corsAllowedOrigins).decorates(request) else {
-            return .declined
-        }
-        let answer = resolve.answerDirectly(request, snapshot: snapshot, body: &body)
-        let status: Int
-        switch answer {
-        case .declined: return .declined
-        case .written(let written, _), .json(let written): status = written
-        case .response(let response): status = response.status
-        }
-        context.metrics.recordRequest(
-            endpoint: ResolveEndpoint.name, status: status, seconds: Self.monotonicSeconds() - started)
-        return answer
+    /// Answers one request with a body buffer of its own (tests, tools).
+    package func handle(_ request: HTTPRequest) -> HTTPResponse {
+        var body: [UInt8] = []
+        return handle(request, body: &body)
+    }
+
+    /// Whether `request` runs off the HTTP server's worker threads: every method but `GET` and
+    /// `HEAD`, since reloads build a whole snapshot and admin writes persist with fsync or go to
+    /// PostgreSQL. Reads stay on the worker thread, which is the fast path.
+    package static func runsOffWorker(_ request: HTTPRequest) -> Bool {
+        request.method != "GET" && request.method != "HEAD"
     }
 
     /// The monotonic clock in seconds, for the request-duration metric. Read straight from

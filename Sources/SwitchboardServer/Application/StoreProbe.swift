@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import SwitchboardHTTP
 import SwitchboardStore
 
 /// Probes a shared admin store (PostgreSQL) every few seconds, for the `switchboard_store_*`
@@ -14,15 +15,21 @@ import SwitchboardStore
 package final class StoreProbe: Service, Sendable {
     private let store: any AdminStore
     private let metrics: Metrics
+    private let executor: BlockingExecutor
     private let interval: Duration
     private let logger: Logger
 
     /// - Parameters:
     ///   - store: the shared store.
+    ///   - executor: where the blocking query runs (off the cooperative pool).
     ///   - interval: the time between probes.
-    package init(store: any AdminStore, metrics: Metrics, interval: Duration = .seconds(10), logger: Logger) {
+    package init(
+        store: any AdminStore, metrics: Metrics, executor: BlockingExecutor, interval: Duration = .seconds(10),
+        logger: Logger
+    ) {
         self.store = store
         self.metrics = metrics
+        self.executor = executor
         self.interval = interval
         self.logger = logger
     }
@@ -33,14 +40,22 @@ package final class StoreProbe: Service, Sendable {
         var lastReachable = 0.0
         var wasReachable = true
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
-            let started = ContinuousClock.now
-            // A blocking query: off the cooperative pool.
-            let reachable = await withCheckedContinuation { continuation in
-                DispatchQueue.global().async { [store] in
-                    continuation.resume(returning: (try? store.load()) != nil)
+            // A blocking query: off the cooperative pool, timed from when it starts to run.
+            let probe: (reachable: Bool, elapsed: Duration)
+            do throws(BlockingExecutor.Refusal) {
+                probe = try await executor.perform { [store] in
+                    let started = ContinuousClock.now
+                    let reachable = (try? store.load()) != nil
+                    return (reachable, ContinuousClock.now - started)
                 }
+            } catch {
+                // Shutting down: nothing more to report. Full: writes are waiting on the store
+                // already; the next turn probes again.
+                if error == .shutDown { return }
+                try? await cancelWhenGracefulShutdown { try await Task.sleep(for: self.interval) }
+                continue
             }
-            let elapsed = ContinuousClock.now - started
+            let (reachable, elapsed) = probe
             if reachable { lastReachable = Date().timeIntervalSince1970 }
             metrics.recordStoreProbe(
                 Metrics.StoreProbe(

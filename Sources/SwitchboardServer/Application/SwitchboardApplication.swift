@@ -11,6 +11,8 @@ import UnixSignals
 ///
 /// The services, in the order the group starts them (it shuts them down in reverse):
 /// - ``MemoryReclaimer``: frees what reloads and admin changes replaced;
+/// - the `BlockingExecutor`: runs what blocks (the requests other than `GET` and `HEAD`, the
+///   store probe) off libmicrohttpd's threads and the cooperative pool;
 /// - ``StoreFollower``: follows a shared (PostgreSQL) admin store, when there is one, and
 ///   ``StoreProbe`` reports whether it answers;
 /// - ``ConfigWatcher``: asks for a reload when the config directory changes;
@@ -73,11 +75,13 @@ package final class SwitchboardApplication: Sendable {
         let parts = ServingParts(
             loaded: loaded, configDirectory: configDirectory, environment: environment, logger: logger, clock: clock)
         let (holder, writer, api) = (parts.holder, parts.writer, parts.api)  // what the closures below keep
+        let executor = BlockingExecutor(
+            name: "sb-blocking", threads: Self.blockingThreads, queueLimit: Self.blockingQueueLimit)
         let server = try HTTPServer(
             configuration: Self.httpConfiguration(settings: settings, listen: listen), logger: logger,
             refusalResponder: SwitchboardAPI.refusalResponse,
-            directAnswerer: { api.answerDirectly($0, body: &$1) }
-        ) { api.handle($0) }
+            offWorker: OffWorkerPolicy(executor: executor, appliesTo: SwitchboardAPI.runsOffWorker)
+        ) { api.handle($0, body: &$1) }
         try server.start()
 
         let reloads = ReloadService(
@@ -99,11 +103,14 @@ package final class SwitchboardApplication: Sendable {
                     "store": "\(writer.store.location)",
                 ])
         }
-        var services: [any Service] = [parts.reclaimer]
+        // The executor shuts down after everything that uses it: the HTTP server and the probe.
+        var services: [any Service] = [parts.reclaimer, executor]
         if loaded.store.isShared {
             services += [
                 StoreFollower(writer: writer, logger: logger),
-                StoreProbe(store: loaded.store, metrics: parts.metrics, interval: storeProbeInterval, logger: logger),
+                StoreProbe(
+                    store: loaded.store, metrics: parts.metrics, executor: executor, interval: storeProbeInterval,
+                    logger: logger),
             ]
         }
         services += [watcher, reloads, server, readinessService]
@@ -126,6 +133,14 @@ package final class SwitchboardApplication: Sendable {
     package func shutdown() async {
         await group.triggerGracefulShutdown()
     }
+
+    /// Threads of the executor that runs blocking work (admin writes, reloads, store probes):
+    /// admin writes and reloads take turns on the snapshot anyway, so a few threads suffice,
+    /// and a frozen store holds no more than these.
+    private static let blockingThreads = 4
+    /// Jobs that may wait for one of those threads; past them a request gets `503 server_busy`
+    /// at once.
+    private static let blockingQueueLimit = 64
 
     /// The HTTP settings of `switchboard.yaml`, with `listen` overridden when given.
     private static func httpConfiguration(settings: ServerSettings, listen: String?) throws -> HTTPServerConfiguration {

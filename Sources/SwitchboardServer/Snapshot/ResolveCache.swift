@@ -41,8 +41,6 @@ final class ResolveCache: Sendable {
         let body: [UInt8]
         let routeID: String?
         let firedRuleIDs: [String]
-        /// The server's ready-to-send form of this answer, made on its first hit.
-        let reuseSlot = ResponseReuseSlot()
     }
 
     /// The raw query plus, when answers depend on the asking app, its headers. Hashed once:
@@ -111,7 +109,7 @@ final class ResolveCache: Sendable {
     /// Larger bodies are not cached (they come from very long URLs, rarely repeated).
     static let maximumBodyBytes = 4 * 1024
     /// Bookkeeping charged per entry on top of its key and body (dictionary slot, the answer's
-    /// ids, the libmicrohttpd response's headers).
+    /// ids).
     private static let entryOverheadBytes = 256
     private static let shardCount = 16
 
@@ -198,8 +196,7 @@ final class ResolveCache: Sendable {
     /// Remembers `answer` for `key` (ignored when the body is too large for the cache).
     func store(_ answer: Answer, for key: Key) {
         guard isEnabled, answer.body.count <= Self.maximumBodyBytes else { return }
-        // The body twice: once here, once in the libmicrohttpd response a hit builds.
-        let cost = key.query.utf8.count + 2 * answer.body.count + Self.entryOverheadBytes
+        let cost = key.query.utf8.count + answer.body.count + Self.entryOverheadBytes
         guard cost <= shardBudgetBytes else { return }
         missedOnceSlot(of: key).store(Self.mark(of: key), ordering: .relaxed)
         shards[shardIndex(of: key)].shard.withLock { shard in

@@ -28,10 +28,11 @@ struct EndpointTableTests {
         table.add("GET", "/admin/things", Endpoint("admin", access: .admin(.read), handle: record))
         table.add("GET", "/fails", Endpoint("fails") { _ throws(APIError) in throw APIError(status: 409, code: "taken", message: "no") })
         table.add(
-            "GET", "/cached",
-            Endpoint(
-                "cached", cachedAnswer: { request, _ in request.query == "hit" ? .hit(.text("from cache")) : .miss(nil) },
-                handle: record))
+            "GET", "/written",
+            Endpoint("written") { (_: APIRequest, body: inout [UInt8]) throws(APIError) -> HTTPResponse in
+                body.append(contentsOf: #"{"written":true}"#.utf8)
+                return .json(body)
+            })
         return table
     }
 
@@ -124,24 +125,38 @@ struct EndpointTableTests {
         #expect(seen.requests.withLock { $0.isEmpty })
     }
 
-    @Test("a thrown APIError is rendered with its status and code; a cached answer skips the endpoint")
-    func errorsAndCache() {
-        let seen = Seen()
-        let table = Self.table(seen)
+    @Test("a thrown APIError is rendered with its status and code; an endpoint may answer with the lent buffer")
+    func errorsAndBuffer() {
+        let table = Self.table(Seen())
         let failed = table.respond(to: Self.request("GET", "/fails"))
         #expect(failed.response.status == 409)
         #expect(Self.errorCode(failed.response) == "taken")
         #expect(failed.endpoint == "fails")
-        let cached = table.respond(to: Self.request("GET", "/cached", query: "hit")).response
-        #expect(String(decoding: cached.body, as: UTF8.self) == "from cache")
-        #expect(table.respond(to: Self.request("GET", "/cached", query: "miss")).response.status == 200)
-        #expect(seen.requests.withLock { $0.count } == 1)
+        var body: [UInt8] = []
+        let written = table.respond(to: Self.request("GET", "/written"), snapshot: EndpointTable.demoSnapshot, body: &body)
+        #expect(String(decoding: written.response.body, as: UTF8.self) == #"{"written":true}"#)
+        #expect(body == written.response.body)
+    }
+
+    @Test("the query reaches the endpoint unread, and is read on demand")
+    func lazyQuery() throws {
+        let seen = Seen()
+        let table = Self.table(seen)
+        _ = table.respond(to: Self.request("GET", "/things", query: "b=x+y&a=%2F&&c&a=2&u%72l=1"))
+        let request = try #require(seen.requests.withLock { $0.first })
+        #expect(request.query.raw == "b=x+y&a=%2F&&c&a=2&u%72l=1")
+        #expect(request.query.first(named: "a") == "/")
+        #expect(request.query.values(named: "a") == ["/", "2"])
+        #expect(request.query.first(named: "c") == "")
+        #expect(request.query.first(named: "url") == "1")
+        #expect(request.query.first(named: "d") == nil)
+        #expect(request.query.map(\.name) == ["b", "a", "c", "a", "url"])
     }
 }
 
 extension EndpointTable {
     /// The demo config's snapshot, which the test table's endpoints never look at.
-    fileprivate static let demoSnapshot: Snapshot = {
+    static let demoSnapshot: Snapshot = {
         do {
             return try SnapshotAdminChangeTests.demoSnapshot()
         } catch {

@@ -5,22 +5,18 @@ import SwitchboardTestSupport
 import Synchronization
 import Testing
 
-/// The HTTP server's direct answerer over real loopback sockets: what it writes is sent, what
-/// it declines reaches the handler, and only `GET` is offered to it.
-@Suite("HTTP server: direct answers over loopback", .blockingIO)
-struct DirectAnswerTests {
-    /// A server whose direct answerer writes the query of `GET /direct?…` as the body (so
-    /// bodies of any length follow each other on one connection), answers `/whole` with a
-    /// finished response, and declines everything else; the handler answers `handler`.
+/// The one request path over loopback sockets, as the handler sees it: every request comes
+/// with the worker thread's body buffer, empty; a body written there is sent as it is, and a
+/// JSON answer gets its `Content-Type` from the server.
+@Suite("HTTP server: the handler's body buffer over loopback", .blockingIO)
+struct BodyBufferTests {
+    /// A server with one worker thread whose handler writes the query of `GET /text?…` into the
+    /// buffer as a text body (so that bodies of any length follow each other on one
+    /// connection), writes `/json?…` as JSON, answers `/own` with a body of its own, and holds
+    /// `GET /held` until ``release`` is signalled.
     final class Server: Sendable {
         let server: HTTPServer
-        /// The methods of the requests offered to the direct answerer, in order.
-        final class Offered: Sendable {
-            let methods = Mutex<[String]>([])
-        }
-        let offered = Offered()
-        /// Signalled when the direct answerer has taken `GET /held`, which it answers only once
-        /// ``release`` is signalled.
+        /// Signalled when the handler has taken `GET /held`.
         let held = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let logs: CollectingLogHandler.Store
@@ -30,56 +26,54 @@ struct DirectAnswerTests {
             configuration.threadPoolSize = 1
             let (logger, logs) = CollectingLogHandler.logger()
             self.logs = logs
-            let offered = self.offered
             let (held, release) = (self.held, self.release)
-            server = try HTTPServer(
-                configuration: configuration, logger: logger,
-                directAnswerer: { request, body in
-                    offered.methods.withLock { $0.append(request.method) }
-                    // The buffer comes empty, whatever the thread's previous answer left.
-                    guard body.isEmpty else { return .written(status: 500, headers: []) }
-                    switch request.path {
-                    case "/direct":
-                        body.append(contentsOf: Array((request.query ?? "").utf8))
-                        return .written(status: 201, headers: [("Content-Type", "text/plain"), ("X-Direct", "yes")])
-                    case "/json":
-                        body.append(contentsOf: Array(#"{"query":"\#(request.query ?? "")"}"#.utf8))
-                        return .json(status: 203)
-                    case "/held":
-                        held.signal()
-                        release.wait()
-                        body.append(contentsOf: Array(#"{"held":true}"#.utf8))
-                        return .json(status: 200)
-                    case "/whole":
-                        return .response(.text(status: 202, "whole"))
-                    default:
-                        return .declined
-                    }
+            server = try HTTPServer(configuration: configuration, logger: logger) { request, body in
+                // The buffer comes empty, whatever the thread's previous answer left.
+                guard body.isEmpty else { return .text(status: 500, "the buffer was not empty") }
+                switch request.path {
+                case "/text":
+                    body.append(contentsOf: Array((request.query ?? "").utf8))
+                    return HTTPResponse(
+                        status: 201, headers: [("Content-Type", "text/plain"), ("X-Written", "yes")], body: body)
+                case "/json":
+                    body.append(contentsOf: Array(#"{"query":"\#(request.query ?? "")"}"#.utf8))
+                    return .json(status: 203, body)
+                case "/held":
+                    held.signal()
+                    release.wait()
+                    body.append(contentsOf: Array(#"{"held":true}"#.utf8))
+                    return .json(body)
+                default:
+                    body.append(contentsOf: Array("left in the buffer".utf8))
+                    return .text(status: 202, "own \(request.method)")
                 }
-            ) { request in .text(status: 200, "handler \(request.method) \(request.path)") }
+            }
             try server.start()
         }
 
         deinit { server.stopNow() }
     }
 
-    @Test("the written body and headers are sent; a shorter body after a longer one is exactly its own")
-    func writtenAnswers() throws {
+    @Test("a body written into the buffer is sent with its headers; a shorter body after a longer one is its own")
+    func writtenBodies() throws {
         let server = try Server()
         let client = try HTTPTestClient(port: server.server.boundPort)
         for query in ["a-long-first-body-of-many-bytes", "short", "", String(repeating: "x", count: 5_000), "z"] {
-            let response = try client.request("GET", "/direct?\(query)")
+            let response = try client.request("GET", "/text?\(query)")
             #expect(response.status == 201)
             #expect(response.text == query)
-            #expect(response.header("X-Direct") == "yes")
+            #expect(response.header("Content-Type") == "text/plain")
+            #expect(response.header("X-Written") == "yes")
             #expect(response.header("Content-Length") == "\(query.utf8.count)")
         }
-        let whole = try client.request("GET", "/whole")
-        #expect(whole.status == 202)
-        #expect(whole.text == "whole")
+        // A body of its own is sent, not what was left in the buffer.
+        let own = try client.request("GET", "/own")
+        #expect(own.status == 202)
+        #expect(own.text == "own GET")
+        #expect(try client.request("GET", "/text?after").text == "after")
     }
 
-    @Test("a JSON answer is sent with the JSON content type, and only its own body, request after request")
+    @Test("a JSON answer is sent with the JSON content type, once, and only its own body, request after request")
     func jsonAnswers() throws {
         let server = try Server()
         let client = try HTTPTestClient(port: server.server.boundPort)
@@ -88,6 +82,7 @@ struct DirectAnswerTests {
             #expect(response.status == 203)
             #expect(response.text == #"{"query":"\#(query)"}"#)
             #expect(response.header("Content-Type") == HTTPResponse.jsonContentType)
+            #expect(response.headers.filter { $0.name.lowercased() == "content-type" }.count == 1)
             #expect(response.header("Content-Length") == "\(response.body.count)")
         }
     }
@@ -121,14 +116,16 @@ struct DirectAnswerTests {
         await shutdown.value
     }
 
-    @Test("declined requests and other methods reach the handler; only GET is offered")
-    func declinedAndOtherMethods() throws {
+    @Test("every method gets the buffer: HEAD is answered without the body, POST with it")
+    func everyMethod() throws {
         let server = try Server()
         let client = try HTTPTestClient(port: server.server.boundPort)
-        #expect(try client.request("GET", "/other").text == "handler GET /other")
-        #expect(try client.request("POST", "/direct?x", body: Array("b".utf8)).text == "handler POST /direct")
-        let head = try client.request("HEAD", "/direct?x")
-        #expect(head.status == 200)
-        #expect(server.offered.methods.withLock { $0 } == ["GET"])
+        let post = try client.request("POST", "/text?posted", body: Array("b".utf8))
+        #expect(post.status == 201)
+        #expect(post.text == "posted")
+        let head = try client.request("HEAD", "/json?x")
+        #expect(head.status == 203)
+        #expect(head.body.isEmpty)
+        #expect(head.header("Content-Type") == HTTPResponse.jsonContentType)
     }
 }
