@@ -21,22 +21,28 @@ struct ParamsMerge {
     enum Value {
         /// The capture at this index (a segment, or the rest of the path for a catch-all).
         case capture(Int)
-        /// Every query piece with this name: one is a string, more an array.
-        case query(Name)
+        /// The query pieces named as input `owner`: one is a string, more (`count`) an array.
+        case query(owner: Int, count: Int)
         /// The default at this index.
         case `default`(Int)
     }
 
-    /// Up to this many inputs, names are found by linear scans (no hashing, nothing
-    /// allocated: the common case of a few params); above it, through an index of names, so
-    /// that a URL with thousands of query keys stays linear.
+    /// Up to this many inputs, the inputs that share a name are found by comparing them with
+    /// each other once, kept in two vectors (nothing allocated: the common case of a few
+    /// params); above it, through a dictionary of names, so that a URL with thousands of query
+    /// keys stays linear.
     static let linearScanLimit = 16
 
     let defaults: UnsafeBufferPointer<(name: String, value: String)>
     let query: UnsafeBufferPointer<QueryPiece>
     let captures: UnsafeBufferPointer<RouterBuilder.Capture>
     let segments: UnsafeBufferPointer<PathSegment>
-    private let index: NameIndex?
+    /// The inputs in one numbering: the defaults, then the query pieces, then the captures.
+    /// For each, the first input with its name (its member) and the next input with it (or -1).
+    private var inlineOwner = SIMD16<Int8>(repeating: -1)
+    private var inlineNext = SIMD16<Int8>(repeating: -1)
+    private var heapOwner: [Int32] = []
+    private var heapNext: [Int32] = []
 
     init(
         defaults: UnsafeBufferPointer<(name: String, value: String)>, query: UnsafeBufferPointer<QueryPiece>,
@@ -46,108 +52,90 @@ struct ParamsMerge {
         self.query = query
         self.captures = captures
         self.segments = segments
-        index =
-            defaults.count + query.count + captures.count > Self.linearScanLimit
-            ? NameIndex(defaults: defaults, query: query, captures: captures) : nil
+        let count = defaults.count + query.count + captures.count
+        if count <= Self.linearScanLimit {
+            for input in 0..<count {
+                var owner = input
+                // Only members need comparing: every input before `input` has one of them.
+                for earlier in 0..<input where Int(inlineOwner[earlier]) == earlier && sameName(earlier, input) {
+                    owner = earlier
+                    break
+                }
+                inlineOwner[input] = Int8(owner)
+            }
+            var lastOf = SIMD16<Int8>(repeating: -1)
+            for input in (0..<count).reversed() {
+                let owner = Int(inlineOwner[input])
+                inlineNext[input] = lastOf[owner]
+                lastOf[owner] = Int8(input)
+            }
+        } else {
+            var ownerByName: [String: Int32] = [:]
+            heapOwner.reserveCapacity(count)
+            for input in 0..<count {
+                let name = string(input)
+                let owner = ownerByName[name] ?? Int32(input)
+                if owner == Int32(input) { ownerByName[name] = owner }
+                heapOwner.append(owner)
+            }
+            heapNext = [Int32](repeating: -1, count: count)
+            var lastOf = [Int32](repeating: -1, count: count)
+            for input in (0..<count).reversed() {
+                let owner = Int(heapOwner[input])
+                heapNext[input] = lastOf[owner]
+                lastOf[owner] = Int32(input)
+            }
+        }
     }
 
     // MARK: - The merge
 
-    /// Calls `body` with every member, in order.
+    private var inputCount: Int { defaults.count + query.count + captures.count }
+
+    /// The first input with the same name as `input`.
+    private func owner(_ input: Int) -> Int {
+        heapOwner.isEmpty ? Int(inlineOwner[input]) : Int(heapOwner[input])
+    }
+
+    /// The next input with the same name as `input`, or -1.
+    private func next(_ input: Int) -> Int {
+        heapNext.isEmpty ? Int(inlineNext[input]) : Int(heapNext[input])
+    }
+
+    /// Calls `body` with every member, in order: a name where it first appears, with its value
+    /// from the highest layer that has it.
     func forEachMember(_ body: (Name, Value) -> Void) {
-        for position in defaults.indices where first(.default(position), among: .default(0)) == position {
-            body(.default(position), value(of: .default(position)))
-        }
-        for position in query.indices {
-            let name = Name.query(position)
-            guard first(name, among: .default(0)) == nil, first(name, among: .query(0)) == position else { continue }
-            body(name, value(of: name))
-        }
-        for position in captures.indices {
-            let name = Name.capture(position)
-            guard first(name, among: .default(0)) == nil, first(name, among: .query(0)) == nil,
-                first(name, among: .capture(0)) == position
-            else { continue }
-            body(name, .capture(last(name, among: .capture(0)) ?? position))
-        }
-    }
-
-    /// The value of the member called `name`: the highest layer that has it.
-    private func value(of name: Name) -> Value {
-        if let capture = last(name, among: .capture(0)) { return .capture(capture) }
-        if first(name, among: .query(0)) != nil { return .query(name) }
-        return .default(last(name, among: .default(0)) ?? 0)
-    }
-
-    /// Calls `body` with the value of every query piece called `name`, in order.
-    private func forEachQueryValue(named name: Name, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        if let index {
-            for position in index.query[string(name)] ?? [] { body(query[position].value) }
-            return
-        }
-        switch name {
-        case .query(let piece):
-            let bytes = query[piece].name
-            for position in query.indices where Self.equal(query[position].name, bytes) { body(query[position].value) }
-        case .default(let position):
-            let text = defaults[position].name
-            for position in query.indices where Self.equal(text, query[position].name) { body(query[position].value) }
-        case .capture(let position):
-            let text = captures[position].name
-            for position in query.indices where Self.equal(text, query[position].name) { body(query[position].value) }
-        }
-    }
-
-    /// The first input called `name` in the layer of `layer` (whose number is ignored).
-    private func first(_ name: Name, among layer: Name) -> Int? {
-        if let index { return index.positions(of: string(name), in: layer)?.first }
-        // The kind of comparison is chosen once, outside the scan: this runs for every member.
-        switch name {
-        case .query(let piece):
-            let bytes = query[piece].name
-            switch layer {
-            case .default: return defaults.indices.first { Self.equal(defaults[$0].name, bytes) }
-            case .query: return query.indices.first { Self.equal(query[$0].name, bytes) }
-            case .capture: return captures.indices.first { Self.equal(captures[$0].name, bytes) }
+        let queryStart = defaults.count
+        let captureStart = queryStart + query.count
+        for member in 0..<inputCount where owner(member) == member {
+            var lastDefault = -1
+            var queryCount = 0
+            var lastCapture = -1
+            var input = member
+            while input >= 0 {
+                if input >= captureStart {
+                    lastCapture = input - captureStart
+                } else if input >= queryStart {
+                    queryCount += 1
+                } else {
+                    lastDefault = input
+                }
+                input = next(input)
             }
-        case .default(let position):
-            return first(text: defaults[position].name, among: layer)
-        case .capture(let position):
-            return first(text: captures[position].name, among: layer)
+            let value: Value =
+                lastCapture >= 0
+                ? .capture(lastCapture) : queryCount > 0 ? .query(owner: member, count: queryCount) : .default(lastDefault)
+            body(name(member), value)
         }
     }
 
-    private func first(text: String, among layer: Name) -> Int? {
-        switch layer {
-        case .default: defaults.indices.first { defaults[$0].name == text }
-        case .query: query.indices.first { Self.equal(text, query[$0].name) }
-        case .capture: captures.indices.first { captures[$0].name == text }
-        }
-    }
-
-    /// The last input called `name` in the layer of `layer` (whose number is ignored).
-    private func last(_ name: Name, among layer: Name) -> Int? {
-        if let index { return index.positions(of: string(name), in: layer)?.last }
-        switch name {
-        case .query(let piece):
-            let bytes = query[piece].name
-            switch layer {
-            case .default: return defaults.indices.last { Self.equal(defaults[$0].name, bytes) }
-            case .query: return query.indices.last { Self.equal(query[$0].name, bytes) }
-            case .capture: return captures.indices.last { Self.equal(captures[$0].name, bytes) }
-            }
-        case .default(let position):
-            return last(text: defaults[position].name, among: layer)
-        case .capture(let position):
-            return last(text: captures[position].name, among: layer)
-        }
-    }
-
-    private func last(text: String, among layer: Name) -> Int? {
-        switch layer {
-        case .default: defaults.indices.last { defaults[$0].name == text }
-        case .query: query.indices.last { Self.equal(text, query[$0].name) }
-        case .capture: captures.indices.last { captures[$0].name == text }
+    /// Calls `body` with the value of every query piece of member `owner`, in order.
+    private func forEachQueryValue(of owner: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        let queryStart = defaults.count
+        var input = owner
+        while input >= 0 {
+            if input >= queryStart, input < queryStart + query.count { body(query[input - queryStart].value) }
+            input = next(input)
         }
     }
 
@@ -170,16 +158,14 @@ struct ParamsMerge {
                 writeCapture(capture, to: &writer)
             case .default(let position):
                 writer.writeString(defaults[position].value)
-            case .query(let name):
-                var count = 0
-                forEachQueryValue(named: name) { _ in count += 1 }
+            case .query(let owner, let count):
                 guard count > 1 else {
-                    forEachQueryValue(named: name) { writer.writeString(utf8: $0) }
+                    forEachQueryValue(of: owner) { writer.writeString(utf8: $0) }
                     return
                 }
                 writer.writeSyntax("[")
                 var isFirstValue = true
-                forEachQueryValue(named: name) { value in
+                forEachQueryValue(of: owner) { value in
                     if !isFirstValue { writer.writeSyntax(",") }
                     isFirstValue = false
                     writer.writeString(utf8: value)
@@ -199,12 +185,12 @@ struct ParamsMerge {
                 json = .string(captureValue(capture))
             case .default(let position):
                 json = .string(defaults[position].value)
-            case .query(let name):
+            case .query(let owner, _):
                 var values: [String] = []
-                forEachQueryValue(named: name) { values.append(String(decoding: $0, as: UTF8.self)) }
+                forEachQueryValue(of: owner) { values.append(String(decoding: $0, as: UTF8.self)) }
                 json = values.count == 1 ? .string(values[0]) : .array(values.map(JSONValue.string))
             }
-            members.append((string(name), json))
+            members.append((string(of: name), json))
         }
         return members
     }
@@ -237,12 +223,43 @@ struct ParamsMerge {
 
     // MARK: - Names
 
-    /// The name as a `String`.
-    private func string(_ name: Name) -> String {
+    /// The name of input `input`, as its layer holds it.
+    private func name(_ input: Int) -> Name {
+        let queryStart = defaults.count
+        let captureStart = queryStart + query.count
+        if input >= captureStart { return .capture(input - captureStart) }
+        if input >= queryStart { return .query(input - queryStart) }
+        return .default(input)
+    }
+
+    /// The name of input `input` as a `String`.
+    private func string(_ input: Int) -> String {
+        string(of: name(input))
+    }
+
+    private func string(of name: Name) -> String {
         switch name {
         case .default(let position): defaults[position].name
         case .query(let position): String(decoding: query[position].name, as: UTF8.self)
         case .capture(let position): captures[position].name
+        }
+    }
+
+    /// Whether inputs `one` and `another` have names equal as `String`s compare.
+    private func sameName(_ one: Int, _ another: Int) -> Bool {
+        switch (name(one), name(another)) {
+        case (.query(let piece), .query(let other)):
+            Self.equal(query[piece].name, query[other].name)
+        case (.query(let piece), .default(let position)), (.default(let position), .query(let piece)):
+            Self.equal(defaults[position].name, query[piece].name)
+        case (.query(let piece), .capture(let position)), (.capture(let position), .query(let piece)):
+            Self.equal(captures[position].name, query[piece].name)
+        case (.default(let position), .default(let other)):
+            defaults[position].name == defaults[other].name
+        case (.default(let position), .capture(let other)), (.capture(let other), .default(let position)):
+            defaults[position].name == captures[other].name
+        case (.capture(let position), .capture(let other)):
+            captures[position].name == captures[other].name
         }
     }
 
@@ -266,36 +283,5 @@ struct ParamsMerge {
 
     private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         bytes.allSatisfy { $0 < 0x80 }
-    }
-
-    /// Where each name is in each layer, for a merge of many inputs.
-    private struct NameIndex {
-        var defaults: [String: [Int]] = [:]
-        var query: [String: [Int]] = [:]
-        var captures: [String: [Int]] = [:]
-
-        /// The positions of the inputs called `name` in the layer of `layer`, in order.
-        func positions(of name: String, in layer: Name) -> [Int]? {
-            switch layer {
-            case .default: defaults[name]
-            case .query: query[name]
-            case .capture: captures[name]
-            }
-        }
-
-        init(
-            defaults: UnsafeBufferPointer<(name: String, value: String)>, query: UnsafeBufferPointer<QueryPiece>,
-            captures: UnsafeBufferPointer<RouterBuilder.Capture>
-        ) {
-            for position in defaults.indices {
-                self.defaults[defaults[position].name, default: []].append(position)
-            }
-            for position in query.indices {
-                self.query[String(decoding: query[position].name, as: UTF8.self), default: []].append(position)
-            }
-            for position in captures.indices {
-                self.captures[captures[position].name, default: []].append(position)
-            }
-        }
     }
 }

@@ -169,7 +169,7 @@ extension RewriteEngine {
                 $1 = template.expand(parts: parts, subject: subject, match: match, into: $0)
             }
             // `$#1` may decode to bytes that are not UTF-8: they are replaced as a `String` would.
-            if output.withUnsafeBufferPointer({ UTF8Validation.firstInvalidIndex(in: $0) }) != nil {
+            if template.decodesEscapes, output.withUnsafeBufferPointer({ UTF8Validation.firstInvalidIndex(in: $0) }) != nil {
                 output = Array(String(decoding: output, as: UTF8.self).utf8)
             }
             guard output.count <= Self.maximumRewrittenBytes else {

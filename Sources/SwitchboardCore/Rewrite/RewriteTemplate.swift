@@ -47,6 +47,9 @@ package struct RewriteTemplate: Sendable, Hashable {
     package let segments: [Segment]
     /// The highest capture group referenced (0 when only `$0` or none).
     package let highestGroup: Int
+    /// Whether some variable is percent-decoded (`$#x`): the only way an expansion of valid
+    /// UTF-8 can give bytes that are not (a decoded `%FF`).
+    let decodesEscapes: Bool
 
     /// Compiles `source`.
     /// - Parameter captureCount: the capture groups of the rule's regex; a reference above it
@@ -59,6 +62,9 @@ package struct RewriteTemplate: Sendable, Hashable {
         self.source = source
         self.highestGroup = segments.reduce(0) { highest, segment in
             if case .variable(.group(let number), _) = segment { max(highest, number) } else { highest }
+        }
+        self.decodesEscapes = segments.contains { segment in
+            if case .variable(_, .percentDecoded) = segment { true } else { false }
         }
     }
 
