@@ -94,7 +94,7 @@ struct ResolverVectorTests {
                 #expect(resolution.matched == expected.hasPrefix(#"{"matched":true"#), "\(vector.url)")
                 var writer = JSONWriter()
                 let summary = try resolver.resolve(vector.url, appendingJSONTo: &writer)
-                #expect(writer.bytes.elementsEqual(expected.utf8), "\(vector.url): the byte path differs")
+                #expect(writer.bytes.elementsEqual(expected.utf8), "\(vector.url): the body differs")
                 #expect(summary.matched == resolution.matched, "\(vector.url)")
             } catch {
                 #expect(vector.error == error.code, "\(vector.url): unexpected \(error.code): \(error.message)")
