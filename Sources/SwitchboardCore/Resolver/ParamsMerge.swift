@@ -28,9 +28,9 @@ struct ParamsMerge {
     }
 
     /// Up to this many inputs, the inputs that share a name are found by comparing them with
-    /// each other once, kept in two vectors (nothing allocated: the common case of a few
-    /// params); above it, through a dictionary of names, so that a URL with thousands of query
-    /// keys stays linear.
+    /// each other once (nothing hashed or allocated: the common case of a few params); above
+    /// it, through a dictionary of names, so that a URL with thousands of query keys stays
+    /// linear.
     static let linearScanLimit = 16
 
     let defaults: UnsafeBufferPointer<(name: String, value: String)>
@@ -38,53 +38,67 @@ struct ParamsMerge {
     let captures: UnsafeBufferPointer<RouterBuilder.Capture>
     let segments: UnsafeBufferPointer<PathSegment>
     /// The inputs in one numbering: the defaults, then the query pieces, then the captures.
-    /// For each, the first input with its name (its member) and the next input with it (or -1).
-    private var inlineOwner = SIMD16<Int8>(repeating: -1)
-    private var inlineNext = SIMD16<Int8>(repeating: -1)
-    private var heapOwner: [Int32] = []
-    private var heapNext: [Int32] = []
+    /// For each, the first input with its name (its member), and the next input with it (or
+    /// -1). Temporary storage, so that the merge holds nothing reference-counted.
+    private let owners: UnsafeMutableBufferPointer<Int32>
+    private let nexts: UnsafeMutableBufferPointer<Int32>
 
-    init(
+    /// Calls `body` with the merge of these inputs, valid until it returns.
+    static func with<Result>(
         defaults: UnsafeBufferPointer<(name: String, value: String)>, query: UnsafeBufferPointer<QueryPiece>,
-        captures: UnsafeBufferPointer<RouterBuilder.Capture>, segments: UnsafeBufferPointer<PathSegment>
+        captures: UnsafeBufferPointer<RouterBuilder.Capture>, segments: UnsafeBufferPointer<PathSegment>,
+        _ body: (ParamsMerge) -> Result
+    ) -> Result {
+        let count = defaults.count + query.count + captures.count
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, 3 * count)) { storage in
+            let merge = ParamsMerge(
+                defaults: defaults, query: query, captures: captures, segments: segments,
+                owners: UnsafeMutableBufferPointer(rebasing: storage[0..<count]),
+                nexts: UnsafeMutableBufferPointer(rebasing: storage[count..<2 * count]),
+                scratch: UnsafeMutableBufferPointer(rebasing: storage[2 * count..<3 * count]))
+            return body(merge)
+        }
+    }
+
+    private init(
+        defaults: UnsafeBufferPointer<(name: String, value: String)>, query: UnsafeBufferPointer<QueryPiece>,
+        captures: UnsafeBufferPointer<RouterBuilder.Capture>, segments: UnsafeBufferPointer<PathSegment>,
+        owners: UnsafeMutableBufferPointer<Int32>, nexts: UnsafeMutableBufferPointer<Int32>,
+        scratch lastOf: UnsafeMutableBufferPointer<Int32>
     ) {
         self.defaults = defaults
         self.query = query
         self.captures = captures
         self.segments = segments
-        let count = defaults.count + query.count + captures.count
+        self.owners = owners
+        self.nexts = nexts
+        let count = owners.count
         if count <= Self.linearScanLimit {
             for input in 0..<count {
                 var owner = input
                 // Only members need comparing: every input before `input` has one of them.
-                for earlier in 0..<input where Int(inlineOwner[earlier]) == earlier && sameName(earlier, input) {
+                for earlier in 0..<input where Int(owners[earlier]) == earlier && sameName(earlier, input) {
                     owner = earlier
                     break
                 }
-                inlineOwner[input] = Int8(owner)
-            }
-            var lastOf = SIMD16<Int8>(repeating: -1)
-            for input in (0..<count).reversed() {
-                let owner = Int(inlineOwner[input])
-                inlineNext[input] = lastOf[owner]
-                lastOf[owner] = Int8(input)
+                owners[input] = Int32(owner)
             }
         } else {
             var ownerByName: [String: Int32] = [:]
-            heapOwner.reserveCapacity(count)
             for input in 0..<count {
                 let name = string(input)
                 let owner = ownerByName[name] ?? Int32(input)
                 if owner == Int32(input) { ownerByName[name] = owner }
-                heapOwner.append(owner)
+                owners[input] = owner
             }
-            heapNext = [Int32](repeating: -1, count: count)
-            var lastOf = [Int32](repeating: -1, count: count)
-            for input in (0..<count).reversed() {
-                let owner = Int(heapOwner[input])
-                heapNext[input] = lastOf[owner]
-                lastOf[owner] = Int32(input)
-            }
+        }
+        // Each member's chain, built from the end: the input seen last (nearest after) with the
+        // same member is the next one.
+        for input in 0..<count { lastOf[input] = -1 }
+        for input in (0..<count).reversed() {
+            let owner = Int(owners[input])
+            nexts[input] = lastOf[owner]
+            lastOf[owner] = Int32(input)
         }
     }
 
@@ -94,12 +108,12 @@ struct ParamsMerge {
 
     /// The first input with the same name as `input`.
     private func owner(_ input: Int) -> Int {
-        heapOwner.isEmpty ? Int(inlineOwner[input]) : Int(heapOwner[input])
+        Int(owners[input])
     }
 
     /// The next input with the same name as `input`, or -1.
     private func next(_ input: Int) -> Int {
-        heapNext.isEmpty ? Int(inlineNext[input]) : Int(heapNext[input])
+        Int(nexts[input])
     }
 
     /// Calls `body` with every member, in order: a name where it first appears, with its value

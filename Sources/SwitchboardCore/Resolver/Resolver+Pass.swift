@@ -186,24 +186,26 @@ extension Resolver {
                     rebasing: allCaptures[Int(entry.captureStart)..<Int(entry.captureStart + entry.captureCount)])
                 return QueryPieces.withDecoded(query) { items -> Routed in
                     guard let items else { return .invalidQuery }
-                    let params = ParamsMerge(defaults: defaults, query: items, captures: captures, segments: segments)
-                    head.write(matched: true, rules: tables.rewriter, to: &writer)
-                    tables.routes.writeAnswerMembers(at: route, pattern: Int(entry.pattern), to: &writer)
-                    params.write(to: &writer)
-                    writer.writeSyntax("}")
-                    var webURL: String?
-                    var openWeb = false
-                    if let page = tables.routes.webPage(at: route) {
-                        let url = page.web.expand(params.values())
-                        writer.writeSyntax(#","webURL":"#)
-                        writer.writeString(url)
-                        openWeb = isBelowMinimum(page.minAppVersion, context.pointee)
-                        if openWeb { writer.writeSyntax(#","openWeb":true"#) }
-                        webURL = url
+                    return ParamsMerge.with(defaults: defaults, query: items, captures: captures, segments: segments) {
+                        params in
+                        head.write(matched: true, rules: tables.rewriter, to: &writer)
+                        tables.routes.writeAnswerMembers(at: route, pattern: Int(entry.pattern), to: &writer)
+                        params.write(to: &writer)
+                        writer.writeSyntax("}")
+                        var webURL: String?
+                        var openWeb = false
+                        if let page = tables.routes.webPage(at: route) {
+                            let url = page.web.expand(params.values())
+                            writer.writeSyntax(#","webURL":"#)
+                            writer.writeString(url)
+                            openWeb = isBelowMinimum(page.minAppVersion, context.pointee)
+                            if openWeb { writer.writeSyntax(#","openWeb":true"#) }
+                            webURL = url
+                        }
+                        writer.writeSyntax("}")
+                        observer.matched(route: route, pattern: Int(entry.pattern), params: params, webURL: webURL, openWeb: openWeb)
+                        return Routed(code: entry.route)
                     }
-                    writer.writeSyntax("}")
-                    observer.matched(route: route, pattern: Int(entry.pattern), params: params, webURL: webURL, openWeb: openWeb)
-                    return Routed(code: entry.route)
                 }
             }
         }

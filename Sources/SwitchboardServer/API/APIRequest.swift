@@ -3,8 +3,8 @@ import SwitchboardCore
 import SwitchboardHTTP
 
 /// A request as endpoints see it: the HTTP request, its query (checked whole, read on demand:
-/// a malformed query never reaches an endpoint), the `{id}` of the path, who is asking, and
-/// the snapshot it is answered against.
+/// a malformed query is refused before any parameter is read), the `{id}` of the path, who is
+/// asking, and the snapshot it is answered against.
 struct APIRequest: Sendable {
     /// The request as received.
     let http: HTTPRequest
@@ -16,6 +16,21 @@ struct APIRequest: Sendable {
     let actor: String?
     /// The snapshot this request is answered against, read once when it arrived.
     let snapshot: Snapshot
+    /// The error code of a malformed query (the endpoint's).
+    var malformedQueryCode = "invalid_query"
+
+    /// Refuses a malformed query: the table calls it before the endpoint, unless the endpoint
+    /// checks the query itself (``Endpoint/checksQuery``) before it reads a parameter.
+    ///
+    /// - Throws: ``APIError`` (`400` with ``malformedQueryCode``) saying where the query is
+    ///   malformed.
+    func checkQuery() throws(APIError) {
+        do {
+            try query.check()
+        } catch {
+            throw APIError.badRequest(malformedQueryCode, "the query string is malformed: \(error.description)")
+        }
+    }
 
     /// The value of the query parameter `name`, if any.
     ///

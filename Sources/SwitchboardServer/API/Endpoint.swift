@@ -21,16 +21,22 @@ struct Endpoint: Sendable {
     /// The error code of a malformed query string (`invalid_url` where the only parameter
     /// that matters is the URL).
     let malformedQueryCode: String
+    /// Whether the endpoint checks the query itself (``APIRequest/checkQuery()``) before it reads
+    /// a parameter, rather than the table before it is called: so that an endpoint answering
+    /// from a cache keyed by the raw query skips a check the cached answer already passed.
+    let checksQuery: Bool
     /// Answers the request; a thrown ``APIError`` is rendered by the table.
     let handle: Handler
 
     /// An endpoint that writes its body into the lent buffer (`GET /resolve`).
     init(
-        _ name: String, access: Access = .open, malformedQueryCode: String = "invalid_query", writing handle: @escaping Handler
+        _ name: String, access: Access = .open, malformedQueryCode: String = "invalid_query", checksQuery: Bool = false,
+        writing handle: @escaping Handler
     ) {
         self.name = name
         self.access = access
         self.malformedQueryCode = malformedQueryCode
+        self.checksQuery = checksQuery
         self.handle = handle
     }
 

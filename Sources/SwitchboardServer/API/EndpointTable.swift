@@ -107,13 +107,10 @@ struct EndpointTable: Sendable {
         }
         let actor = token?.name
         do throws(APIError) {
-            let query: QueryParameters
-            do {
-                query = try QueryParameters(validating: request.query)
-            } catch {
-                throw APIError.badRequest(endpoint.malformedQueryCode, "the query string is malformed: \(error.description)")
-            }
-            let apiRequest = APIRequest(http: request, query: query, pathID: pathID, actor: actor, snapshot: snapshot)
+            let apiRequest = APIRequest(
+                http: request, query: QueryParameters(unchecked: request.query), pathID: pathID, actor: actor,
+                snapshot: snapshot, malformedQueryCode: endpoint.malformedQueryCode)
+            if !endpoint.checksQuery { try apiRequest.checkQuery() }
             return (endpoint.name, try endpoint.handle(apiRequest, &body))
         } catch {
             return (endpoint.name, error.response)

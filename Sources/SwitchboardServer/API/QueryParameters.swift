@@ -27,7 +27,20 @@ struct QueryParameters: Sendable, Sequence, ExpressibleByArrayLiteral {
     /// - Throws: the ``URLParseError`` ``ParsedURL/queryItems(ofRawQuery:)`` throws for the
     ///   same query, saying where it is malformed.
     init(validating raw: String?) throws(URLParseError) {
+        self.init(unchecked: raw)
+        try check()
+    }
+
+    /// A query not checked yet: its endpoint calls ``check()`` before it reads a parameter.
+    init(unchecked raw: String?) {
         self.raw = raw
+    }
+
+    /// Checks that every name and value decodes, as ``init(validating:)`` does.
+    ///
+    /// - Throws: the ``URLParseError`` ``ParsedURL/queryItems(ofRawQuery:)`` throws for the
+    ///   same query.
+    func check() throws(URLParseError) {
         guard let raw, !raw.isEmpty, !withRawBytes(Self.decodes) else { return }
         _ = try ParsedURL.queryItems(ofRawQuery: raw)
     }
@@ -186,13 +199,20 @@ struct QueryParameters: Sendable, Sequence, ExpressibleByArrayLiteral {
     /// Whether every name and value of the query `bytes` decodes (see ``init(validating:)``).
     private static func decodes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var decodesBeyondASCII = false
-        var index = ParsedURL.firstOffset(of: UInt8(ascii: "%"), in: bytes, from: 0, before: bytes.count)
-        while index < bytes.count {
-            guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), hexValue(bytes[index + 2]) != nil else {
+        // A byte at a time: in a link given as a value, escapes come every few bytes, closer
+        // than a search for the next `%` pays for.
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            guard bytes[index] == UInt8(ascii: "%") else {
+                index += 1
+                continue
+            }
+            guard index + 2 < count, let high = hexValue(bytes[index + 1]), hexValue(bytes[index + 2]) != nil else {
                 return false
             }
             if high >= 8 { decodesBeyondASCII = true }
-            index = ParsedURL.firstOffset(of: UInt8(ascii: "%"), in: bytes, from: index + 3, before: bytes.count)
+            index += 3
         }
         // The query is UTF-8 text split at ASCII bytes, and decoding ASCII keeps it UTF-8.
         guard decodesBeyondASCII else { return true }

@@ -28,7 +28,10 @@ struct ResolveEndpoint: Sendable {
                 routeID: cached.routeID, firedRuleIDs: cached.firedRuleIDs, ruleErrors: 0, limitHits: 0, cache: .hit)
             return .json(status: cached.status, cached.body)
         }
+        // Checked after the cache (a cached answer was given to this very query, checked then),
+        // and for a lone `url` by decoding its value below, which checks it.
         let query = request.query.withRawBytes(ResolveQuery.init)
+        if !query.isURLAlone { try request.checkQuery() }
         guard query.urlCount == 1, let urlRange = query.url, !urlRange.isEmpty else {
             let message =
                 query.urlCount > 1
@@ -49,24 +52,31 @@ struct ResolveEndpoint: Sendable {
         let requestContext = self.requestContext(request, query: query, dependence: snapshot.contextDependence)
         context.trafficSample.offer(request.http)
         body.reserveCapacity(Self.bodyCapacity)
-        let summary = try request.query.withRawBytes { bytes throws(APIError) -> ResolveSummary in
+        // The closures capture the snapshot and the context only: a copy of the request (or of
+        // the resolver) would retain each of its strings and arrays on every request.
+        let answered = request.query.withRawBytes { bytes -> Result<ResolveSummary, ResolveError>? in
             let encoded = UnsafeBufferPointer(rebasing: bytes[urlRange])
-            return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: encoded.count) {
-                decoded throws(APIError) -> ResolveSummary in
-                // The table checked the query: the value decodes.
-                guard let count = PercentEncoding.decode(encoded, into: decoded, plusAsSpace: true) else {
-                    throw APIError.badRequest("invalid_url", "the query string is malformed")
-                }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: encoded.count) { decoded in
+                guard let count = PercentEncoding.decode(encoded, into: decoded, plusAsSpace: true) else { return nil }
                 var writer = JSONWriter(appendingTo: &body)
                 defer { writer.finish(into: &body) }
-                do throws(ResolveError) {
-                    return try snapshot.resolver.resolve(
+                return Result { () throws(ResolveError) -> ResolveSummary in
+                    try snapshot.resolver.resolve(
                         utf8: UnsafeBufferPointer(rebasing: decoded[..<count]), context: requestContext,
                         appendingJSONTo: &writer)
-                } catch {
-                    throw APIError.badRequest(error.code, error.message)
                 }
             }
+        }
+        let summary: ResolveSummary
+        switch answered {
+        case nil:
+            // The value does not decode: the answer the whole check gives, saying where.
+            try request.checkQuery()
+            throw APIError.badRequest("invalid_url", "the query string is malformed")
+        case .failure(let error)?:
+            throw APIError.badRequest(error.code, error.message)
+        case .success(let resolved)?:
+            summary = resolved
         }
         record(summary, body: body, cacheKey: cacheKey, snapshot: snapshot)
         return .json(status: summary.status, body)

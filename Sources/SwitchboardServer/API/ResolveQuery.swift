@@ -11,11 +11,18 @@ struct ResolveQuery {
     private(set) var namesTheApp = false
     /// Whether an `explain` parameter is given.
     private(set) var asksToExplain = false
+    /// Whether some parameter other than `url` is given.
+    private(set) var hasOthers = false
+
+    /// Whether the query is one `url` parameter and nothing else: the common query, which the
+    /// decoding of its value checks.
+    var isURLAlone: Bool { urlCount == 1 && !hasOthers }
 
     /// The parameters the app may name itself by.
     static let appParameters = ["platform", "appVersion", "device"]
 
-    /// Scans the query `bytes` (checked already: every piece decodes).
+    /// Scans the query `bytes`, checked or not: a piece that does not decode is no parameter
+    /// of these names.
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let base = bytes.baseAddress else { return }
         QueryParameters.forEachParameter(in: bytes) { name, value in
@@ -23,7 +30,10 @@ struct ResolveQuery {
                 urlCount += 1
                 let start = value.baseAddress.map { $0 - base } ?? 0
                 url = start..<(start + value.count)
-            } else if QueryParameters.name(name, is: "explain") {
+                return true
+            }
+            hasOthers = true
+            if QueryParameters.name(name, is: "explain") {
                 asksToExplain = true
             } else if !namesTheApp, Self.appParameters.contains(where: { QueryParameters.name(name, is: $0) }) {
                 namesTheApp = true

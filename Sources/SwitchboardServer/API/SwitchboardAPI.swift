@@ -26,7 +26,7 @@ package struct SwitchboardAPI: Sendable {
         var table = EndpointTable(authorization: AdminAuthorization(tokens: context.adminTokens))
         table.add(
             "GET", ResolveEndpoint.path,
-            Endpoint(ResolveEndpoint.name, malformedQueryCode: "invalid_url", writing: resolve.get))
+            Endpoint(ResolveEndpoint.name, malformedQueryCode: "invalid_url", checksQuery: true, writing: resolve.get))
         table.add("POST", "/resolve", Endpoint("resolve_batch", malformedQueryCode: "invalid_url", handle: resolve.post))
         table.add("GET", "/open", Endpoint("open", handle: open.get))
         table.add("GET", "/.well-known/apple-app-site-association", Endpoint("aasa") { wellKnown.appleAppSiteAssociation($0) })
@@ -63,11 +63,18 @@ package struct SwitchboardAPI: Sendable {
         // One read of the snapshot per request: every reader of it retains the same object, and
         // its reference count is shared by every worker thread.
         let snapshot = context.snapshot
-        let cors = CORSPolicy(allowedOrigins: snapshot.config.settings.corsAllowedOrigins)
-        var (endpoint, response) =
-            cors.preflight(request).map { ("cors_preflight", $0) }
-            ?? table.respond(to: request, snapshot: snapshot, body: &body)
-        response = cors.decorate(response, for: request)
+        var endpoint: String
+        var response: HTTPResponse
+        if request.method != "OPTIONS", snapshot.config.settings.corsAllowedOrigins.isEmpty {
+            // Without origins to allow and without a preflight, no answer gets a CORS header.
+            (endpoint, response) = table.respond(to: request, snapshot: snapshot, body: &body)
+        } else {
+            let cors = CORSPolicy(allowedOrigins: snapshot.config.settings.corsAllowedOrigins)
+            (endpoint, response) =
+                cors.preflight(request).map { ("cors_preflight", $0) }
+                ?? table.respond(to: request, snapshot: snapshot, body: &body)
+            response = cors.decorate(response, for: request)
+        }
         let seconds = Self.monotonicSeconds() - started
         context.metrics.recordRequest(endpoint: endpoint, status: response.status, seconds: seconds)
         if accessLog {

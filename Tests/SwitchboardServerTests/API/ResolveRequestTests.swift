@@ -81,7 +81,7 @@ struct ResolveRequestTests {
     func malformedQueryMessage() throws {
         let config = try Self.config()
         let (api, _) = try Self.makeAPI(config)
-        for query in ["url=\(Self.link)&x=%zz", "url=%C3%28", "a%2=1&url=\(Self.link)", "url=\(Self.link)&%E2%82=1"] {
+        for query in ["url=\(Self.link)&x=%zz", "url=%C3%28", "url=%ZZ", "url=a%2", "a%2=1&url=\(Self.link)", "url=\(Self.link)&%E2%82=1"] {
             let response = api.handle(HTTPRequest(method: "GET", path: "/resolve", query: query))
             var expected = "no error"
             do {
