@@ -191,7 +191,7 @@ struct HTTPServerEdgeTests {
         #expect(echoed.query == query)
     }
 
-    // README "Limits": the answer is guaranteed when the end of stream is there by the time the
+    // docs/design.md §7 "Limits": the answer is guaranteed when the end of stream is there by the time the
     // request has been read whole, so the request and the half-close go in one segment.
     @Test("a request that arrives with its client's half-close is answered", arguments: ["POST", "DELETE", "GET"])
     func halfClosedClientIsAnswered(method: String) throws {

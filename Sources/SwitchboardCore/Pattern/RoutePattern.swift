@@ -6,7 +6,7 @@
 /// https://shop.example.com/p/*rest      only https links to that host
 /// /search(/:query)(/page/:n)            optional groups: every combination, longest first
 /// ```
-/// See `Docs.docc/Patterns.md` and README for the full grammar and the priority rules.
+/// See `SwitchboardCore.docc/Patterns.md` and docs/patterns.md for the full grammar and the priority rules.
 public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
     /// The pattern exactly as registered (with its optional groups).
     public let text: String

@@ -2,7 +2,7 @@ import Foundation
 import SwitchboardHTTP
 
 /// Cross-origin access to the endpoints that web pages call from JavaScript: `/resolve`,
-/// `/open` and the `.well-known` files (`cors_allowed_origins`, README "CORS").
+/// `/open` and the `.well-known` files (`cors_allowed_origins`, docs/operations.md "CORS").
 ///
 /// A request whose `Origin` is allowed gets `Access-Control-Allow-Origin` with that origin
 /// (and `Vary: Origin`); any other request gets no `Access-Control-*` header at all, so the

@@ -1,6 +1,6 @@
 import SwitchboardHTTP
 
-/// `GET /livez`, `GET /readyz` and `GET /healthz`: what orchestrators probe (README
+/// `GET /livez`, `GET /readyz` and `GET /healthz`: what orchestrators probe (docs/operations.md
 /// "Kubernetes").
 ///
 /// - `/livez`: the process serves HTTP; `200 {"status":"ok","version":…}`, never anything else

@@ -11,7 +11,7 @@ import SwitchboardStore
 /// A probe is a `load()` of the admin state, the same read a replica does when it follows the
 /// store, so it costs one query of one row. Store reachability is reported, not made part of
 /// readiness: resolving never needs the store, and a database outage must not take every
-/// replica out of the load balancer at once (README "Many replicas").
+/// replica out of the load balancer at once (docs/replicas-and-state.md "Many replicas").
 package final class StoreProbe: Service, Sendable {
     private let store: any AdminStore
     private let metrics: Metrics

@@ -1,7 +1,7 @@
 import Foundation
 import SwitchboardCore
 
-/// The lints of `switchboard check` beyond validity (README "Checking a config"): examples
+/// The lints of `switchboard check` beyond validity (docs/command-line.md "Checking a config"): examples
 /// attached to rules and routes (errors when they fail), and warnings for routes no URL
 /// reaches, rewrite targets that land on no route, and patterns that overlap only through
 /// their constraints.

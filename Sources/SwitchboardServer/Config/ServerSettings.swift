@@ -52,7 +52,7 @@ package struct ServerSettings: Sendable, Hashable, KeyedSettings {
         case json
     }
     /// Memory for finished `GET /resolve` answers of the current snapshot (0 turns the cache
-    /// off); see README "Resolve cache".
+    /// off); see docs/resolution.md "Resolve cache".
     package var resolveCacheBytes: Int = 16 * 1024 * 1024
     /// Limits; every one is a clear 4xx when hit.
     package var limits: Limits = Limits()
@@ -66,7 +66,7 @@ package struct ServerSettings: Sendable, Hashable, KeyedSettings {
     package var metricsRouteSeries: Int = 100
     /// The admin console at `/console`; off unless enabled.
     package var console: ConsoleSettings = ConsoleSettings()
-    /// The recent requests kept for `POST /admin/preview` (README "Traffic sample").
+    /// The recent requests kept for `POST /admin/preview` (docs/impact-preview.md "Traffic sample").
     package var trafficSample = TrafficSampleSettings()
 
     /// design.md §7 limits, all configurable.

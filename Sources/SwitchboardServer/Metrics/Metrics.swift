@@ -16,7 +16,7 @@ import Synchronization
 ///
 /// `switchboard_route_hits_total` is bounded: at most `routeSeriesLimit` routes get a series
 /// of their own (the first ones scraped, by hits), every other route counts under
-/// `route="_other"` (README "Metrics"). Once the limit is reached the set of routes with a
+/// `route="_other"` (docs/operations.md "Metrics"). Once the limit is reached the set of routes with a
 /// series never changes, so every series stays a monotonic counter.
 package final class Metrics: Sendable {
     /// Upper bounds of the request latency histogram, in seconds: a cached resolve takes about

@@ -1,5 +1,5 @@
 /// What the traffic sample keeps of a URL: the scheme, host and path as sent, the query and
-/// fragment with each value either kept or replaced by its shape (README "Traffic sample"):
+/// fragment with each value either kept or replaced by its shape (docs/impact-preview.md "Traffic sample"):
 ///
 /// - a **secret** key (``isSecret(_:)``: tokens, keys, signatures, passwords, sessions, auth,
 ///   codes) never keeps its value, whatever `keep_query_values` says;

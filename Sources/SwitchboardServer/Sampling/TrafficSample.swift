@@ -3,7 +3,7 @@ import SwitchboardHTTP
 import Synchronization
 
 /// A bounded sample of the requests `GET /resolve` answered recently, for
-/// `POST /admin/preview` to replay a change against (design.md §9, README "Traffic sample").
+/// `POST /admin/preview` to replay a change against (design.md §9, docs/impact-preview.md "Traffic sample").
 ///
 /// One request in `every` is taken (``SampleTicker``: an atomic add per request, no lock). A
 /// taken request is only put aside as it came (``PendingSamples``; unredacted, in memory only,

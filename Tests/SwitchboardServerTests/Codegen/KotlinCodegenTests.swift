@@ -11,7 +11,7 @@ import Testing
 ///
 /// Both configs (the demo and one with every param kind) are compiled in one `kotlinc` run with
 /// one generated `main`, since a compile costs seconds. Without `kotlinc` the test is skipped
-/// with a message, except in CI (`CI` set), where it fails: `scripts/install-deps.sh` installs
+/// with a message, except in CI (`CI` set), where it fails: `scripts/install-test-deps.sh` installs
 /// Debian's `kotlin`.
 @Suite(.serialized, .blockingIO)
 struct KotlinCodegenTests {
@@ -162,10 +162,10 @@ struct KotlinCodegenTests {
         return out
     }
 
-    @Test(.enabled("needs kotlinc (scripts/install-deps.sh installs Debian's kotlin)") { kotlinc != nil || isCI })
+    @Test(.enabled("needs kotlinc (scripts/install-test-deps.sh installs Debian's kotlin)") { kotlinc != nil || isCI })
     func generatedClassCompilesAndRoundTripsEveryRoute() throws {
         let kotlinc = try #require(
-            Self.kotlinc, "kotlinc is not on PATH: CI must install Debian's `kotlin` package (scripts/install-deps.sh)")
+            Self.kotlinc, "kotlinc is not on PATH: CI must install Debian's `kotlin` package (scripts/install-test-deps.sh)")
         let directory = try TemporaryDirectory()
         let kindsConfig = try CodegenFixtures.writeKindsConfig(in: directory)
 

@@ -3,7 +3,7 @@ import SwitchboardTestSupport
 import Testing
 import Yams
 
-/// Keeps `deploy/kubernetes/` true to the binary and the image (README "Kubernetes"): every
+/// Keeps `deploy/kubernetes/` true to the binary and the image (docs/operations.md "Kubernetes"): every
 /// flag the containers pass exists in `switchboard serve --help`, every probe path answers,
 /// the container port is the one the Dockerfile exposes and listens on, every mount is a
 /// directory the Dockerfile makes, the user and group are the image's, and the ConfigMap is a

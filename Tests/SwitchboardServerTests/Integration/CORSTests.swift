@@ -2,7 +2,7 @@ import SwitchboardTestSupport
 import Testing
 
 extension IntegrationTests {
-    /// Cross-origin access for web pages (README "CORS"): `Access-Control-*` only for an allowed
+    /// Cross-origin access for web pages (docs/operations.md "CORS"): `Access-Control-*` only for an allowed
     /// `Origin`, on `/resolve`, `/open` and the `.well-known` files, and preflights answered.
     @Suite("CORS for /resolve, /open and the .well-known files")
     struct CORSTests {

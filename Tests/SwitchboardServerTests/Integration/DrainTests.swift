@@ -7,7 +7,7 @@ import Testing
 #endif
 
 extension IntegrationTests {
-    /// The graceful shutdown Kubernetes needs (README "Kubernetes"): on `SIGTERM`, `/readyz`
+    /// The graceful shutdown Kubernetes needs (docs/operations.md "Kubernetes"): on `SIGTERM`, `/readyz`
     /// fails at once while requests are still served for `drain_seconds`, then the process
     /// stops and exits 0.
     @Suite("SIGTERM drains before it stops")

@@ -5,7 +5,7 @@ import Testing
 
 extension IntegrationTests {
     /// What operators set once and read in logs: start-only settings named on reload, the
-    /// access log without query values, JSON logs (README "Operations").
+    /// access log without query values, JSON logs (docs/operations.md).
     @Suite("Operations settings")
     struct OperationsSettingsTests {
         @Test("a reload that changes a start-only setting says 'restart to apply' in the log and in /admin/status")

@@ -1,7 +1,7 @@
 import SwitchboardServer
 import Testing
 
-/// The exposition's shape (README "Metrics"); scripts/check-metrics.sh parses a live server's
+/// The exposition's shape (docs/operations.md "Metrics"); scripts/check-metrics.sh parses a live server's
 /// with prometheus-client.
 @Suite("Metrics")
 struct MetricsTests {
