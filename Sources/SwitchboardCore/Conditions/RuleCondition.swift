@@ -102,6 +102,9 @@ struct CompiledCondition: Sendable {
     /// `percent × 100`, 0…10000.
     var basisPoints: Int?
 
+    /// Whether the condition reads the clock (`activeFrom`/`activeUntil`).
+    var hasTimeWindow: Bool { from != nil || until != nil }
+
     /// Whether the rule `ruleID` applies to a request.
     func holds(_ context: RequestContext, ruleID: String) -> Bool {
         if let platforms {

@@ -13,11 +13,16 @@ public struct ResolveSummary: Sendable, Hashable {
     public var ruleLimitHitCount: Int
     /// Route constraint regexes a PCRE2 limit stopped (``Resolution/constraintLimitHits``).
     public var constraintLimitHits: Int
+    /// Whether a rule with a time window (`activeFrom`/`activeUntil`) was tried on the way: the
+    /// same URL may be answered otherwise at another time.
+    public var dependsOnClock: Bool = false
 
     /// The HTTP status of the answer.
     public var status: Int { matched ? 200 : 404 }
 
-    /// Whether the answer is the same every time (no rule failed, no PCRE2 limit was hit): what
-    /// a cache may keep.
-    public var isRepeatable: Bool { ruleErrorCount == 0 && ruleLimitHitCount == 0 && constraintLimitHits == 0 }
+    /// Whether the answer is the same every time (no rule failed, no PCRE2 limit was hit, no
+    /// time window was tried): what a cache may keep.
+    public var isRepeatable: Bool {
+        ruleErrorCount == 0 && ruleLimitHitCount == 0 && constraintLimitHits == 0 && !dependsOnClock
+    }
 }

@@ -143,7 +143,8 @@ extension Resolver {
                 ResolveSummary(
                     matched: routed.code >= 0, routeID: routed.code >= 0 ? tables.routes.id(at: Int(routed.code)) : nil,
                     firedRuleIDs: tables.rewriter.firedRuleIDs(rules), ruleErrorCount: rules.errorCount,
-                    ruleLimitHitCount: rules.limitHitCount, constraintLimitHits: walk.limitHits))
+                    ruleLimitHitCount: rules.limitHitCount, constraintLimitHits: walk.limitHits,
+                    dependsOnClock: rules.consultedClock))
         }
     }
 

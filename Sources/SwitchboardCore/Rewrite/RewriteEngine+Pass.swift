@@ -9,6 +9,9 @@ struct RulePassSummary {
     var errorCount = 0
     /// Rules whose regex hit a PCRE2 limit.
     var limitHitCount = 0
+    /// Whether the pass asked the clock: a rule with a time window was tried, so the answer
+    /// may differ at another time (a cache must not keep it).
+    var consultedClock = false
 
     /// Whether a rule fired.
     var didRewrite: Bool { firstFired >= 0 }
@@ -144,6 +147,7 @@ extension RewriteEngine {
         _ rule: Int, _ subject: UnsafeBufferPointer<UInt8>, _ parts: URLParts, _ context: UnsafePointer<RequestContext>,
         _ observer: inout Observer, _ summary: inout RulePassSummary
     ) -> FiredStep? {
+        if compiled[rule].condition?.hasTimeWindow == true { summary.consultedClock = true }
         switch search(rule: rule, subject: subject, context: context) {
         case nil:
             observer.conditionFailed(rule, subject: subject)

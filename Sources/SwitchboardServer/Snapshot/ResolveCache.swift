@@ -144,7 +144,9 @@ final class ResolveCache: Sendable {
     ///   - budgetBytes: the most memory the cache may hold (0 disables it).
     ///   - dependence: what the snapshot's answers depend on besides the URL.
     init(budgetBytes: Int, dependence: Resolver.ContextDependence) {
-        isEnabled = budgetBytes > 0 && !dependence.clock
+        // Rules with a time window leave the cache on: an answer that tried one is not kept
+        // (``ResolveSummary/isRepeatable``), and every other answer is the same at any time.
+        isEnabled = budgetBytes > 0
         keysOnAppHeaders = dependence.app
         shardBudgetBytes = max(0, budgetBytes) / Self.shardCount
         shards = isEnabled ? (0..<Self.shardCount).map { _ in ShardBox() } : []

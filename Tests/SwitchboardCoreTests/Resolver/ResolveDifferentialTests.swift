@@ -322,6 +322,29 @@ struct ResolveDifferentialTests {
             #expect(summary.matched && summary.status == 200 && summary.firedRuleIDs.isEmpty)
         }
     }
+
+    /// An answer for which a rule with a time window was tried depends on the clock (no cache
+    /// may keep it); an answer no such rule could concern does not, nor does a rule without one.
+    @Test func aTimeWindowTriedMakesTheAnswerDependOnTheClock() throws {
+        var builder = ResolverBuilder(policy: AppLinkPolicy(schemes: ["app"], domains: []))
+        builder.add(Route(id: "any", module: "m", patterns: ["/*rest"]))
+        builder.add(rules: [
+            RewriteRule(id: "plain", match: "^app://plain/", target: "app://any/plain"),
+            RewriteRule(
+                id: "sale", match: "^app://sale/", target: "app://any/sale",
+                when: RuleCondition(activeFrom: "2026-11-11T00:00:00Z", activeUntil: "2026-11-12T00:00:00Z")),
+        ])
+        let resolver = try builder.build()
+        let inWindow = RequestContext(now: RequestContext.seconds(rfc3339: "2026-11-11T10:00:00Z"))
+        for (url, depends) in [("app://sale/1", true), ("app://plain/1", false), ("app://other/1", false)] {
+            for context in [inWindow, RequestContext()] {
+                var body: [UInt8] = []
+                let summary = try resolver.resolve(url, context: context, appendingBodyTo: &body)
+                #expect(summary.dependsOnClock == depends, "\(url)")
+                #expect(summary.isRepeatable == !depends, "\(url)")
+            }
+        }
+    }
 }
 
 /// A count that threads add to.

@@ -209,11 +209,20 @@ extension IntegrationTests {
             #expect(server.application.context.snapshot.resolveCache.keysOnAppHeaders)
         }
 
-        @Test("rules with a time window, or resolve_cache_bytes: 0, turn the cache off")
+        @Test("a rule with a time window keeps only its own links out of the cache; resolve_cache_bytes: 0 turns it off")
         func disabled() async throws {
             let timed = ResolveCache(budgetBytes: 1 << 20, dependence: .init(app: false, clock: true))
-            #expect(!timed.isEnabled)
-            #expect(timed.key(for: HTTPRequest(method: "GET", path: "/resolve", query: "url=x")) == nil)
+            #expect(timed.isEnabled)
+            // The demo's deals-in-apps rule has a time window: the deals link is tried against it
+            // and never cached; the product link is no concern of that rule and is.
+            let demo = try await InProcessServer(config: .demo())
+            let demoClient = try demo.client()
+            for _ in 0..<4 {
+                #expect(try demoClient.resolve("shopapp://deals", extraQuery: "&platform=ios&appVersion=5.3.0").status == 200)
+            }
+            #expect(demo.application.context.snapshot.resolveCache.count == 0)
+            for _ in 0..<3 { #expect(try demoClient.resolve("shopapp://product/42").status == 200) }
+            #expect(demo.application.context.snapshot.resolveCache.count == 1)
 
             let config = try TestConfig.minimal(
                 routes: ["a.yaml": "module: a\nroutes:\n  - { id: one, pattern: /x/:id }\n"], settings: "resolve_cache_bytes: 0\n")
