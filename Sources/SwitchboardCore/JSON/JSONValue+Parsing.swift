@@ -3,7 +3,8 @@ extension JSONValue {
     /// Objects keep their key order; numbers are read as doubles, as ``JSONWriter`` writes them.
     ///
     /// It reads what this package writes (``Resolution/json`` is its body read back), so a
-    /// value has one writer.
+    /// value has one writer. `RouteFileJSONReader` cannot serve here: it gives up on what YAML
+    /// would read otherwise (`\u0000`, line separators), which a decoded param can hold.
     package init?(parsing bytes: [UInt8]) {
         var parser = JSONTextParser(bytes: bytes)
         guard let value = parser.value(depth: 0), parser.atEnd else { return nil }

@@ -68,12 +68,6 @@ struct ResolutionCollector: ResolveObserver {
         self.router = router
     }
 
-    func ruledOutByPrefilter(_ rule: Int, subject: UnsafeBufferPointer<UInt8>) {}
-    func conditionFailed(_ rule: Int, subject: UnsafeBufferPointer<UInt8>) {}
-    func didNotMatch(_ rule: Int, subject: UnsafeBufferPointer<UInt8>) {}
-    func hitLimit(_ rule: Int, subject: UnsafeBufferPointer<UInt8>) {}
-    func failed(_ rule: Int, subject: UnsafeBufferPointer<UInt8>, error: RewriteOutcome.RuleError) {}
-
     mutating func fired(
         _ rule: Int, subject: UnsafeBufferPointer<UInt8>, match: RegexMatch, output: UnsafeBufferPointer<UInt8>
     ) {
@@ -81,11 +75,6 @@ struct ResolutionCollector: ResolveObserver {
     }
 
     func makeWalk(table: TrieTable, request: TrieTable.Request) -> UnobservedWalk { UnobservedWalk() }
-
-    func routed(
-        _ walk: UnobservedWalk, url: UnsafeBufferPointer<UInt8>, isAppLink: Bool,
-        segments: UnsafeBufferPointer<PathSegment>, entry: Int32
-    ) {}
 
     mutating func matched(route: Int, pattern: Int, params: ParamsMerge, webURL: String?, openWeb: Bool) {
         match = RouteMatch(

@@ -1,6 +1,7 @@
 /// What the resolve pass reports besides the body it writes: each rule (as a
 /// ``RulePassObserver``), the router's walk, and the answer's parts. The pass is written once;
-/// an observer decides what, if anything, is kept.
+/// an observer decides what, if anything, is kept (the methods after `makeWalk` have empty
+/// defaults).
 ///
 /// Conformers are structs used as generic arguments, so the pass is specialised for each:
 /// ``UnobservedResolve`` (the `/resolve` body alone) costs nothing, `ResolutionCollector`
@@ -21,25 +22,18 @@ protocol ResolveObserver: RulePassObserver {
     mutating func unmatched(fallback: UnsafeBufferPointer<UInt8>?)
 }
 
-/// The observer of the plain resolve: it keeps nothing but the walk's count of PCRE2 limit
-/// hits, and its empty methods vanish once the pass is specialised for it.
-struct UnobservedResolve: ResolveObserver {
-    static var visitsEveryRule: Bool { false }
-    @inline(__always) mutating func ruledOutByPrefilter(_ rule: Int, subject: UnsafeBufferPointer<UInt8>) {}
-    @inline(__always) mutating func conditionFailed(_ rule: Int, subject: UnsafeBufferPointer<UInt8>) {}
-    @inline(__always) mutating func didNotMatch(_ rule: Int, subject: UnsafeBufferPointer<UInt8>) {}
-    @inline(__always) mutating func hitLimit(_ rule: Int, subject: UnsafeBufferPointer<UInt8>) {}
-    @inline(__always) mutating func failed(
-        _ rule: Int, subject: UnsafeBufferPointer<UInt8>, error: RewriteOutcome.RuleError
-    ) {}
-    @inline(__always) mutating func fired(
-        _ rule: Int, subject: UnsafeBufferPointer<UInt8>, match: RegexMatch, output: UnsafeBufferPointer<UInt8>
-    ) {}
-    @inline(__always) func makeWalk(table: TrieTable, request: TrieTable.Request) -> UnobservedWalk { UnobservedWalk() }
+extension ResolveObserver {
     @inline(__always) mutating func routed(
-        _ walk: UnobservedWalk, url: UnsafeBufferPointer<UInt8>, isAppLink: Bool,
-        segments: UnsafeBufferPointer<PathSegment>, entry: Int32
+        _ walk: Walk, url: UnsafeBufferPointer<UInt8>, isAppLink: Bool, segments: UnsafeBufferPointer<PathSegment>,
+        entry: Int32
     ) {}
     @inline(__always) mutating func matched(route: Int, pattern: Int, params: ParamsMerge, webURL: String?, openWeb: Bool) {}
     @inline(__always) mutating func unmatched(fallback: UnsafeBufferPointer<UInt8>?) {}
+}
+
+/// The observer of the plain resolve: it keeps nothing but the walk's count of PCRE2 limit
+/// hits (every other method is the empty default).
+struct UnobservedResolve: ResolveObserver {
+    static var visitsEveryRule: Bool { false }
+    @inline(__always) func makeWalk(table: TrieTable, request: TrieTable.Request) -> UnobservedWalk { UnobservedWalk() }
 }

@@ -26,7 +26,7 @@ public struct Resolver: Sendable {
     var fallback: RewriteTemplate? { matchTables.fallback }
 
     /// Room reserved for a body: most answers fit, so the buffer is allocated once.
-    static let bodyCapacity = 512
+    package static let bodyCapacity = 512
 
     package init(router: Router, rewriter: RewriteEngine, policy: AppLinkPolicy, fallback: RewriteTemplate?) {
         self.router = router

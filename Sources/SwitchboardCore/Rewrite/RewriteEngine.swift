@@ -205,10 +205,6 @@ public struct RewriteEngine: Sendable {
         var errors: [RewriteOutcome.RuleError] = []
         var limitHits: [Int] = []
 
-        func ruledOutByPrefilter(_ rule: Int, subject: UnsafeBufferPointer<UInt8>) {}
-        func conditionFailed(_ rule: Int, subject: UnsafeBufferPointer<UInt8>) {}
-        func didNotMatch(_ rule: Int, subject: UnsafeBufferPointer<UInt8>) {}
-
         mutating func hitLimit(_ rule: Int, subject: UnsafeBufferPointer<UInt8>) {
             limitHits.append(rule)
         }

@@ -2,8 +2,9 @@
 /// The pass is written once; an observer decides what, if anything, is kept.
 ///
 /// Conformers are structs used as generic arguments, so the pass is specialised for each:
-/// ``UnobservedRules`` (the resolve of every request) costs nothing, `RuleTraceRecorder` builds
-/// the `explain` trace and `OutcomeRecorder` a ``RewriteOutcome``.
+/// `UnobservedResolve` (the resolve of every request) costs nothing, `RuleTraceRecorder` builds
+/// the `explain` trace and `OutcomeRecorder` a ``RewriteOutcome``. Every method has an empty
+/// default.
 protocol RulePassObserver {
     /// Whether the pass visits every rule in order (and reports the ones the literal
     /// prefilter rules out), rather than only the candidates the prefilter and the prefix gate
@@ -26,10 +27,9 @@ protocol RulePassObserver {
         _ rule: Int, subject: UnsafeBufferPointer<UInt8>, match: RegexMatch, output: UnsafeBufferPointer<UInt8>)
 }
 
-/// The observer of the plain pass: every method is empty and vanishes once the pass is
-/// specialised for it.
-struct UnobservedRules: RulePassObserver {
-    static var visitsEveryRule: Bool { false }
+extension RulePassObserver {
+    // An observer keeps only what it needs: the rest is empty, and vanishes once the pass is
+    // specialised for it.
     @inline(__always) mutating func ruledOutByPrefilter(_ rule: Int, subject: UnsafeBufferPointer<UInt8>) {}
     @inline(__always) mutating func conditionFailed(_ rule: Int, subject: UnsafeBufferPointer<UInt8>) {}
     @inline(__always) mutating func didNotMatch(_ rule: Int, subject: UnsafeBufferPointer<UInt8>) {}

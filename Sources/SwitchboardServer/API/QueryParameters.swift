@@ -6,12 +6,13 @@ import SwitchboardCore
 ///
 /// The parameters are what ``ParsedURL/queryItems(ofRawQuery:)`` would give: the query is
 /// split on `&`, empty pieces are skipped, a name ends at its first `=`, and names and values
-/// are percent-decoded with `+` meaning a space. A query is only made by
-/// ``init(validating:)``, which checks the whole of it once, so that a malformed query is
-/// refused (`400`) by every endpoint, however little of it the endpoint reads.
+/// are percent-decoded with `+` meaning a space. ``check()`` checks the whole of it once, before
+/// any parameter is read, so that a malformed query is refused (`400`) by every endpoint,
+/// however little of it the endpoint reads.
 ///
 /// ```swift
-/// let query = try QueryParameters(validating: "url=shopapp%3A%2F%2Fp%2F1&a=1&a=2")
+/// let query = QueryParameters(unchecked: "url=shopapp%3A%2F%2Fp%2F1&a=1&a=2")
+/// try query.check()
 /// query.first(named: "url")     // "shopapp://p/1"
 /// query.values(named: "a")      // ["1", "2"]
 /// query.map(\.name)             // ["url", "a", "a"]
@@ -20,23 +21,14 @@ struct QueryParameters: Sendable, Sequence, ExpressibleByArrayLiteral {
     /// The query exactly as sent, without `?`; `nil` when the target has no `?`.
     let raw: String?
 
-    /// Checks that every name and value of `raw` decodes: one scan of the escapes over the
-    /// bytes, which allocates nothing; the pieces are decoded one by one only when an escape
-    /// stands for a byte beyond ASCII (whether the decoded text is UTF-8 depends on its piece).
-    ///
-    /// - Throws: the ``URLParseError`` ``ParsedURL/queryItems(ofRawQuery:)`` throws for the
-    ///   same query, saying where it is malformed.
-    init(validating raw: String?) throws(URLParseError) {
-        self.init(unchecked: raw)
-        try check()
-    }
-
-    /// A query not checked yet: its endpoint calls ``check()`` before it reads a parameter.
+    /// A query not checked yet: ``check()`` runs before any parameter is read.
     init(unchecked raw: String?) {
         self.raw = raw
     }
 
-    /// Checks that every name and value decodes, as ``init(validating:)`` does.
+    /// Checks that every name and value of the query decodes: one scan of the escapes over the
+    /// bytes, which allocates nothing; the pieces are decoded one by one only when an escape
+    /// stands for a byte beyond ASCII (whether the decoded text is UTF-8 depends on its piece).
     ///
     /// - Throws: the ``URLParseError`` ``ParsedURL/queryItems(ofRawQuery:)`` throws for the
     ///   same query.
@@ -196,7 +188,7 @@ struct QueryParameters: Sendable, Sequence, ExpressibleByArrayLiteral {
         return PercentEncoding.decodedString(raw, plusAsSpace: true) ?? ""
     }
 
-    /// Whether every name and value of the query `bytes` decodes (see ``init(validating:)``).
+    /// Whether every name and value of the query `bytes` decodes (see ``check()``).
     private static func decodes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var decodesBeyondASCII = false
         // A byte at a time: in a link given as a value, escapes come every few bytes, closer

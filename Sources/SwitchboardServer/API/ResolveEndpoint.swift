@@ -11,8 +11,6 @@ struct ResolveEndpoint: Sendable {
     static let name = "resolve"
     /// The most URLs one `POST /resolve` may carry; more is a `413 too_many_urls`.
     static let maximumBatchSize = 100
-    /// Room reserved for a `GET /resolve` body: most answers fit, so the buffer is allocated once.
-    static let bodyCapacity = 512
 
     let context: ServerContext
 
@@ -51,7 +49,7 @@ struct ResolveEndpoint: Sendable {
         }
         let requestContext = self.requestContext(request, query: query, dependence: snapshot.contextDependence)
         context.trafficSample.offer(request.http)
-        body.reserveCapacity(Self.bodyCapacity)
+        body.reserveCapacity(Resolver.bodyCapacity)
         // The closures capture the snapshot and the context only: a copy of the request (or of
         // the resolver) would retain each of its strings and arrays on every request.
         let answered = request.query.withRawBytes { bytes -> Result<ResolveSummary, ResolveError>? in
