@@ -4,7 +4,7 @@ import PackageDescription
 /// Switchboard: a deep-link routing service. The module graph is the architecture
 /// (ARCHITECTURE.md has the picture and the path of a request through it):
 ///
-///     switchboard (executable: serve, resolve, check, codegen, migrate-store)
+///     switchboard (executable: serve, resolve, check, codegen, admin, export, …)
 ///       └─ SwitchboardServer   the application: settings, config loading, snapshot, reload,
 ///            │                 admin changes, endpoints, metrics, check
 ///            ├─ SwitchboardHTTP    the HTTP/1.1 server on libmicrohttpd; knows no endpoint   ── CMicroHTTPD

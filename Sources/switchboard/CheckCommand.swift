@@ -2,28 +2,37 @@ import ArgumentParser
 import SwitchboardCore
 import SwitchboardServer
 
-/// `switchboard check [--config DIR]`: validates the config and lints its rules.
+/// `switchboard check [--config DIR] [--format text|json|github|junit] [--strict]`: validates
+/// the config and lints its rules.
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract:
-            "Validate the config directory and run its examples; lint for shadowed rules, unreachable routes, dead targets and constraint overlaps.",
-        discussion:
-            "Errors (invalid config, failing examples) are listed first, then warnings. Exit status: 0 when there is no error (warnings allowed), 1 otherwise."
+        abstract: "Validate and lint a config; CI output formats.",
+        discussion: """
+            Every finding names its file, and its line and column where known. Errors (an invalid config, \
+            failing examples) fail the check; lints (shadowed rules, unreachable routes, dead targets, \
+            constraint overlaps) fail it only with --strict. Exit status: 0 passed, 1 the check found \
+            problems, 2 the config directory or a file of it cannot be read, or bad usage.
+            """
     )
 
     @OptionGroup var options: ConfigOptions
 
+    @Option(help: "text, json (one object per finding), github (workflow annotations) or junit (XML test report).")
+    var format: CheckOutputFormat = .text
+
+    @Flag(help: "Lints fail the check too.")
+    var strict = false
+
     func run() throws {
         let report = ConfigCheck.run(configDirectory: options.config)
-        for issue in report.errors { print("error: \(issue)") }
-        for warning in report.warnings { print("warning: \(warning)") }
-        let warnings = report.warnings.isEmpty ? "" : ", \(report.warnings.count) warning(s)"
-        if report.errors.isEmpty {
-            print("ok: \(report.routeCount) routes, \(report.ruleCount) rules\(warnings)")
-        } else {
-            print("\(report.errors.count) error(s)\(warnings)")
-            throw ExitCode(1)
+        print(format.render(report, strict: strict), terminator: "")
+        if report.isUnreadable {
+            StandardError.write("switchboard check: the config directory \(options.config) cannot be read; nothing was checked")
+            throw ExitCode.badInput
         }
+        if report.fails(strict: strict) { throw ExitCode.findings }
     }
 }
+
+extension CheckOutputFormat: ExpressibleByArgument {}

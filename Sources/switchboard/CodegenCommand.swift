@@ -7,7 +7,7 @@ import SwitchboardServer
 struct CodegenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "codegen",
-        abstract: "Generate code from the config's routes.",
+        abstract: "Generate Swift or Kotlin types from the routes.",
         subcommands: [Swift.self, Kotlin.self]
     )
 
@@ -78,7 +78,7 @@ struct CodegenCommand: ParsableCommand {
             source = try generator(routes, config.settings)
         } catch {
             StandardError.write("switchboard: \(error)")
-            throw ExitCode(2)
+            throw ExitCode.badInput
         }
         guard let output else {
             print(source, terminator: "")
@@ -88,7 +88,7 @@ struct CodegenCommand: ParsableCommand {
             try Data(source.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
         } catch {
             StandardError.write("switchboard: cannot write \(output): \(error.localizedDescription)")
-            throw ExitCode(2)
+            throw ExitCode.badInput
         }
     }
 }

@@ -8,13 +8,13 @@ struct ConfigOptions: ParsableArguments {
 
     /// The snapshot `serve` would start with: the config plus the admin state of its store.
     ///
-    /// - Throws: `ExitCode(2)` after writing why to standard error, when it does not load.
+    /// - Throws: `ExitCode.badInput` after writing why to standard error, when it does not load.
     func loadSnapshot() throws -> Snapshot {
         do {
             return try SnapshotLoader.load(configDirectory: config).snapshot
         } catch {
             StandardError.write("switchboard: the config does not load:\n\(error)")
-            throw ExitCode(2)
+            throw ExitCode.badInput
         }
     }
 }

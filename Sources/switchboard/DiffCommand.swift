@@ -10,7 +10,7 @@ import SwitchboardStore
 struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
-        abstract: "Resolve a file of URLs with two config directories and report every URL whose answer changes.",
+        abstract: "Report the URLs whose answer two configs change.",
         discussion: """
             FILE has one URL per line; blank lines and lines starting with # are skipped. --config is \
             the config in force, --against the candidate. Admin state (rules and routes pushed over the \
@@ -73,32 +73,32 @@ struct DiffCommand: ParsableCommand {
         case .text:
             print(report.text(change: change), terminator: "")
         }
-        if report.changed > 0 { throw ExitCode(1) }
+        if report.changed > 0 { throw ExitCode.findings }
     }
 
     /// The resolver of a config directory, without admin state.
     ///
-    /// - Throws: `ExitCode(2)` after saying why on standard error.
+    /// - Throws: `ExitCode.badInput` after saying why on standard error.
     private static func resolver(_ directory: String, role: String) throws -> Resolver {
         do {
             let config = try ConfigDirectory.load(from: directory)
             return try Snapshot.build(config: config, admin: AdminState()).resolver
         } catch {
             StandardError.write("switchboard diff: the config of \(role) \(directory) does not load:\n\(error)")
-            throw ExitCode(2)
+            throw ExitCode.badInput
         }
     }
 
     /// The URLs of `path`: one per line, blank lines and `#` comments skipped.
     ///
-    /// - Throws: `ExitCode(2)` after saying why on standard error.
+    /// - Throws: `ExitCode.badInput` after saying why on standard error.
     private static func requests(_ path: String) throws -> [String] {
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
             StandardError.write("switchboard diff: cannot read the URL file \(path): \(error.localizedDescription)")
-            throw ExitCode(2)
+            throw ExitCode.badInput
         }
         return text.split(whereSeparator: \.isNewline).compactMap { line in
             let url = line.trimmingCharacters(in: .whitespaces)

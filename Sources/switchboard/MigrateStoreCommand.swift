@@ -6,7 +6,7 @@ import SwitchboardStore
 struct MigrateStoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate-store",
-        abstract: "Copy the admin state of a data_dir (state.json) into a PostgreSQL store.",
+        abstract: "Copy a file store's admin state into PostgreSQL.",
         discussion:
             "--from must hold admin state. The database must be empty (admin version 0) unless --force is given. Exit status: 0 copied, 2 on any problem."
     )
@@ -28,7 +28,7 @@ struct MigrateStoreCommand: ParsableCommand {
             )
         } catch {
             StandardError.write("switchboard: \(error)")
-            throw ExitCode(2)
+            throw ExitCode.badInput
         }
     }
 }

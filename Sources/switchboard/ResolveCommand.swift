@@ -8,9 +8,9 @@ import SwitchboardServer
 struct ResolveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "resolve",
-        abstract: "Resolve one URL against the config (and the persisted admin state).",
+        abstract: "Resolve one URL as GET /resolve would answer it.",
         discussion:
-            "Prints the /resolve JSON (with --explain, plus its trace). The context options stand for what an app sends (platform, appVersion, device; the request's time), so that conditional rules and minAppVersion can be tried before they go live. Exit status: 0 matched, 1 not matched, 2 bad input (malformed URL or context, or a config that does not load)."
+            "Resolves against the config and the persisted admin state, and prints the /resolve JSON (with --explain, plus its trace). The context options stand for what an app sends (platform, appVersion, device; the request's time), so that conditional rules and minAppVersion can be tried before they go live. Exit status: 0 matched, 1 not matched, 2 bad input (malformed URL or context, or a config that does not load)."
     )
 
     @Option(help: "The asking app's platform: ios, android or web.")
@@ -46,10 +46,10 @@ struct ResolveCommand: ParsableCommand {
             } else {
                 print(String(decoding: resolution.jsonBytes, as: UTF8.self))
             }
-            throw ExitCode(resolution.matched ? 0 : 1)
+            throw resolution.matched ? ExitCode.success : ExitCode.findings
         } catch let error as ResolveError {
             StandardError.write("switchboard: \(error.message)")
-            throw ExitCode(2)
+            throw ExitCode.badInput
         }
     }
 
@@ -58,18 +58,18 @@ struct ResolveCommand: ParsableCommand {
     private func requestContext() throws -> RequestContext {
         if let platform, !["ios", "android", "web"].contains(platform.lowercased()) {
             StandardError.write("switchboard: --platform must be ios, android or web, not '\(platform)'")
-            throw ExitCode(2)
+            throw ExitCode.badInput
         }
         if let appVersion, SemanticVersion(appVersion) == nil {
             StandardError.write("switchboard: --app-version '\(appVersion)' is not a version such as 5.3.0")
-            throw ExitCode(2)
+            throw ExitCode.badInput
         }
         var now = Date().timeIntervalSince1970
         if let at {
             guard let seconds = RequestContext.seconds(rfc3339: at) else {
                 StandardError.write(
                     "switchboard: --at '\(at)' is not an RFC 3339 date-time with an offset, such as 2026-11-11T01:00:00+08:00")
-                throw ExitCode(2)
+                throw ExitCode.badInput
             }
             now = seconds
         }

@@ -9,8 +9,9 @@ import SwitchboardServer
 struct RoutesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "routes",
-        abstract: "List every route: config and admin, with module, patterns, target and source.",
-        discussion: "Exit status: 0 listed (even when no route passes the filters), 2 when the config does not load."
+        abstract: "List every route, config and admin, with its source.",
+        discussion:
+            "Config routes, then admin routes, each with module, patterns, target and source. Exit status: 0 listed (even when no route passes the filters), 2 when the config does not load."
     )
 
     /// How the table is printed.

@@ -6,9 +6,9 @@ import SwitchboardServer
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve /resolve, /healthz, /metrics and the admin API; hot-reload the config directory.",
+        abstract: "Serve the API; hot-reload the config directory.",
         discussion: """
-            SIGHUP reloads the config. SIGTERM or SIGINT stops gracefully (exit 0): /readyz answers 503 at once, \
+            Also /healthz, /livez, /readyz, /metrics and the console. SIGHUP reloads the config. SIGTERM or SIGINT stops gracefully (exit 0): /readyz answers 503 at once, \
             requests are served for drain_seconds more, then the listener closes and requests in flight get \
             shutdown_grace_seconds to finish.
             """
@@ -52,7 +52,7 @@ struct ServeCommand: AsyncParsableCommand {
                 logger: logger)
         } catch {
             StandardError.write("switchboard: cannot start: \(error)")
-            throw ExitCode(1)
+            throw ExitCode.badInput
         }
         try await application.run()
     }

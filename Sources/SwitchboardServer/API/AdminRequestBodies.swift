@@ -10,15 +10,15 @@ protocol AdminBatchItem: Decodable {
 /// A rule in an admin write body. It may carry the `source` that `GET /admin/rules` lists, so
 /// that listed admin rules can be sent back as they are; ``AdminEndpoints`` refuses
 /// `"source": "config"` (such a rule lives in rewrites.yaml) and ignores `"admin"`.
-struct AdminRuleItem: AdminBatchItem {
+package struct AdminRuleItem: AdminBatchItem {
     static var batchKey: String { "rules" }
 
     /// The rule, without its `source`.
-    let rule: RewriteRule
+    package let rule: RewriteRule
     /// The `source` member as sent, if any.
-    let source: String?
+    package let source: String?
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         rule = try RewriteRule(from: decoder, extraAllowedKeys: ["source"])
         source = try decoder.container(keyedBy: AnyCodingKey.self)
             .decodeIfPresent(String.self, forKey: AnyCodingKey(stringValue: "source"))
@@ -56,6 +56,22 @@ struct ItemsBody<Item: AdminBatchItem>: Decodable {
         }
         items = try container.decode([Item].self, forKey: batchKey)
         isBatch = true
+    }
+}
+
+/// The body of `PUT /admin/state`: exactly `{"rules": [...], "routes": [...]}`, every admin
+/// rule and every admin route the state is to have.
+struct AdminStateBody: Decodable {
+    let rules: [AdminRuleItem]
+    let routes: [AdminRoute]
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case rules, routes }
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        rules = try container.decode([AdminRuleItem].self, forKey: .rules)
+        routes = try container.decode([AdminRoute].self, forKey: .routes)
     }
 }
 

@@ -77,6 +77,14 @@ extension AdminWrite {
                 }
                 return .rollback(toVersion: body.version)
             }),
+        // `{"rules": [...], "routes": [...]}` replaces every admin rule and every admin route
+        // in one change.
+        AdminWrite(
+            "PUT", "/admin/state", status: 200,
+            .change(action: "state.replace") { request throws(APIError) in
+                let body = try request.decodeBody(AdminStateBody.self, describedAs: #"{"rules": [...], "routes": [...]}"#)
+                return .replaceAll(rules: try adminRules(body.rules), routes: body.routes)
+            }),
         // Re-reads the config directory; `422` with every issue when it does not load.
         AdminWrite("POST", "/admin/reload", status: 200, takesBody: false, .reload),
     ]

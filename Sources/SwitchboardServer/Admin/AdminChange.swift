@@ -28,6 +28,9 @@ package struct AdminChange: Sendable {
         /// Makes the admin rules and routes of an earlier version current again, as a new
         /// version.
         case rollback(toVersion: Int)
+        /// Replaces every admin rule and every admin route at once: what `switchboard admin
+        /// apply` sends to make the server equal to a file.
+        case replaceAll(rules: [RewriteRule], routes: [AdminRoute])
     }
 
     /// What it does.
@@ -120,11 +123,7 @@ package struct AdminChange: Sendable {
                 throw AdminChangeError(.notFound, code: "not_found", message: "no admin rule with id '\(id)'")
             }
         case .addRoutes(let routes):
-            for route in routes where snapshot.isConfigRoute(id: route.definition.id) {
-                throw AdminChangeError(
-                    .conflict, code: "conflict",
-                    message: "route '\(route.definition.id)' exists in the config; admin routes cannot replace config routes")
-            }
+            try Self.checkNotConfigRoutes(routes, snapshot)
             admin.routes += routes
         case .replaceRoute(let id, let route):
             guard let index = admin.routes.firstIndex(where: { $0.definition.id == id }) else {
@@ -153,6 +152,23 @@ package struct AdminChange: Sendable {
             }
             admin.rules = content.rules
             admin.routes = content.routes
+        case .replaceAll(let rules, let routes):
+            try Self.validate(rules)
+            try Self.checkIDsAreFree(rules, adminRules: [], snapshot)
+            try Self.checkNotConfigRoutes(routes, snapshot)
+            admin.rules = rules
+            admin.routes = routes
+        }
+    }
+
+    /// Admin routes cannot take the id of a config route.
+    ///
+    /// - Throws: ``AdminChangeError`` (`conflict`) naming the first route that does.
+    private static func checkNotConfigRoutes(_ routes: [AdminRoute], _ snapshot: Snapshot) throws(AdminChangeError) {
+        for route in routes where snapshot.isConfigRoute(id: route.definition.id) {
+            throw AdminChangeError(
+                .conflict, code: "conflict",
+                message: "route '\(route.definition.id)' exists in the config; admin routes cannot replace config routes")
         }
     }
 

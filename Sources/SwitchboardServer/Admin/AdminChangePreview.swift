@@ -27,7 +27,7 @@ package struct AdminChangePreview: Sendable, Equatable {
     }
 
     /// The ids added, changed and removed between two lists of items with unique ids.
-    static func compare<Item: Equatable>(
+    package static func compare<Item: Equatable>(
         _ old: [Item], _ new: [Item], id: (Item) -> String
     ) -> (added: [String], changed: [String], removed: [String]) {
         let oldByID = Dictionary(old.map { (id($0), $0) }, uniquingKeysWith: { first, _ in first })

@@ -67,7 +67,7 @@ package struct ConfigDirectory: Sendable {
         let url = URL(fileURLWithPath: directory, isDirectory: true)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ConfigIssues([ConfigIssue(file: directory, message: "config directory not found")])
+            throw ConfigIssues([ConfigIssue(file: directory, message: "config directory not found", code: ConfigIssue.unreadableCode)])
         }
         let routesDirectory = url.appendingPathComponent("routes.d", isDirectory: true)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: routesDirectory.path)) ?? []
@@ -117,7 +117,9 @@ package struct ConfigDirectory: Sendable {
             }
             return text
         } catch {
-            issues.append(ConfigIssue(file: path, message: "cannot read the file: \(error.localizedDescription)"))
+            issues.append(
+                ConfigIssue(
+                    file: path, message: "cannot read the file: \(error.localizedDescription)", code: ConfigIssue.unreadableCode))
             return nil
         }
     }
@@ -139,7 +141,9 @@ package struct ConfigDirectory: Sendable {
         do {
             data = try Data(contentsOf: fileURL)
         } catch {
-            outcome.issues.append(ConfigIssue(file: path, message: "cannot read the file: \(error.localizedDescription)"))
+            outcome.issues.append(
+                ConfigIssue(
+                    file: path, message: "cannot read the file: \(error.localizedDescription)", code: ConfigIssue.unreadableCode))
             return
         }
         var sent = 0
@@ -174,7 +178,10 @@ package struct ConfigDirectory: Sendable {
         do {
             return try decodeYAML(Value.self, from: text)
         } catch {
-            issues.append(ConfigIssue(file: file, message: DecodingErrorDescription.describeConfigError(error)))
+            issues.append(
+                ConfigIssue(
+                    file: file, message: DecodingErrorDescription.describeConfigError(error),
+                    code: error is YamlError ? "yaml_syntax" : "invalid_schema", position: SourcePosition.of(error, in: text)))
             return nil
         }
     }

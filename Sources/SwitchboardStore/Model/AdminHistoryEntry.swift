@@ -13,7 +13,7 @@ package struct AdminHistoryEntry: Sendable, Hashable {
     /// The name of the admin token that made it.
     package var token: String
     /// `rules.add`, `rules.replace`, `rules.update`, `rules.move`, `rules.delete`, `routes.add`,
-    /// `routes.update`, `routes.delete` or `rollback`. Edits and moves need no entry of their
+    /// `routes.update`, `routes.delete`, `rollback` or `state.replace`. Edits and moves need no entry of their
     /// own: the splices between the states before and after record them like any change.
     package var action: String
     /// The ids of the rules and routes it added, changed or removed.

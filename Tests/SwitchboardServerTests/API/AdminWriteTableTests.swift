@@ -22,6 +22,7 @@ struct AdminWriteTableTests {
         "PUT /admin/routes/{id} 200 routes.update",
         "DELETE /admin/routes/{id} 204 routes.delete",
         "POST /admin/rollback 200 rollback",
+        "PUT /admin/state 200 state.replace",
         "POST /admin/reload 200 -",
     ]
 
@@ -34,6 +35,7 @@ struct AdminWriteTableTests {
         "POST /admin/routes": #"{"id":"r","pattern":"/r","target":{}}"#,
         "PUT /admin/routes/{id}": #"{"pattern":"/r","target":{}}"#,
         "POST /admin/rollback": #"{"version":0}"#,
+        "PUT /admin/state": #"{"rules":[],"routes":[]}"#,
     ]
 
     /// The write's path with `{id}` given as `a%20b` (the id `a b`).
@@ -110,7 +112,7 @@ struct AdminWriteTableTests {
             return error.status == 400 && error.code == "invalid_body"
                 && error.message == "'\(method) \(path)' is not an admin write that can be previewed; preview "
                     + "POST /admin/rules, PUT /admin/rules, PUT|PATCH|DELETE /admin/rules/{id}, POST /admin/routes, "
-                    + "PUT|DELETE /admin/routes/{id}, POST /admin/rollback or POST /admin/reload"
+                    + "PUT|DELETE /admin/routes/{id}, POST /admin/rollback, PUT /admin/state or POST /admin/reload"
         }
     }
 

@@ -48,15 +48,19 @@ struct CLITests {
     }()
 
     /// Runs `switchboard arguments…` with `directory` as the working directory (so that the
-    /// default `data_dir`, `./data`, is inside it).
-    static func run(_ arguments: [String], in directory: borrowing TemporaryDirectory) throws -> Run {
+    /// default `data_dir`, `./data`, is inside it), and `environment` added to the test
+    /// process's own.
+    static func run(
+        _ arguments: [String], in directory: borrowing TemporaryDirectory, environment: [String: String] = [:]
+    ) throws -> Run {
         let binary = try #require(Self.binary, "the switchboard executable was not found; build it first")
         let output = directory.url.appendingPathComponent(".stdout")
         let errors = directory.url.appendingPathComponent(".stderr")
         try Data().write(to: output)
         try Data().write(to: errors)
         let process = try ChildProcess(
-            binary.path, arguments, directory: directory.url.path, standardOutput: .file(output.path),
+            binary.path, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            directory: directory.url.path, standardOutput: .file(output.path),
             standardError: .file(errors.path))
         let ending = process.waitUntilExit()
         return Run(
@@ -201,7 +205,7 @@ struct CLITests {
         #expect(run.status == 1)
         let errors = run.stdout.split(separator: "\n").filter { $0.hasPrefix("error: ") }
         #expect(errors.count == 1, "\(run.stdout)")
-        #expect(errors.first?.contains("routes.d/x.yaml: routes[1].patern: unknown key") == true, "\(run.stdout)")
+        #expect(errors.first?.contains("routes.d/x.yaml:6:5: routes[1].patern: unknown key") == true, "\(run.stdout)")
     }
 
     @Test func checkReportsConflictsWithBothIDs() throws {
@@ -242,10 +246,10 @@ struct CLITests {
         #expect(chained.status == 0, "\(chained.stdout)")
     }
 
-    @Test func checkOfAMissingDirectoryFails() throws {
+    @Test func checkOfAMissingDirectoryIsBadInput() throws {
         let directory = try TemporaryDirectory()
         let run = try Self.check(directory.url.appendingPathComponent("nope").path)
-        #expect(run.status == 1)
+        #expect(run.status == 2)
         #expect(run.stdout.contains("not found"))
     }
 }

@@ -173,8 +173,8 @@ struct ConfigLintTests {
         ])
         let failing = try CLITests.check(config.path)
         #expect(failing.status == 1)
-        #expect(failing.stdout.contains("error: routes.d/p.yaml: 'p.id': example #0 app://p/abc"), "\(failing.stdout)")
-        #expect(failing.stdout.contains("warning: routes.d/p.yaml: 'p.slug'"), "\(failing.stdout)")
+        #expect(failing.stdout.contains("error: \(config.path)/routes.d/p.yaml:3:5: 'p.id': example #0 app://p/abc"), "\(failing.stdout)")
+        #expect(failing.stdout.contains("warning: \(config.path)/routes.d/p.yaml:6:5: 'p.slug'"), "\(failing.stdout)")
 
         try config.write(
             "routes.d/p.yaml", "module: p\nroutes:\n  - id: p.id\n    pattern: /p/:id<int>\n  - id: p.slug\n    pattern: /p/:slug\n")

@@ -15,7 +15,7 @@ extension IntegrationTests {
         static let serverPaths = [
             "/resolve", "/healthz", "/livez", "/readyz", "/metrics", "/openapi.yaml", "/admin/rules", "/admin/rules/{id}",
             "/admin/routes", "/admin/routes/{id}", "/admin/reload", "/admin/status", "/admin/table", "/admin/history",
-            "/admin/rollback", "/admin/preview", "/open", "/admin/history/{id}", "/console", "/console/{id}",
+            "/admin/rollback", "/admin/state", "/admin/preview", "/open", "/admin/history/{id}", "/console", "/console/{id}",
             "/.well-known/apple-app-site-association",
             "/.well-known/assetlinks.json",
         ]
@@ -84,6 +84,22 @@ extension IntegrationTests {
             (
                 "PUT /admin/rules", 422,
                 { c, _ in try c.admin("PUT", "/admin/rules", json: batch("rules", [rule("y1"), rule("y2"), rule("y3")])) }
+            ),
+            // The admin rules are `cov` and `cov2` and there is no admin route: a dry run keeps it so.
+            (
+                "PUT /admin/state", 200,
+                { c, _ in try c.admin("PUT", "/admin/state?dry_run=1", json: state([rule("cov"), rule("cov2")], [])) }
+            ),
+            ("PUT /admin/state", 400, { c, _ in try c.admin("PUT", "/admin/state", json: batch("rules", [])) }),
+            ("PUT /admin/state", 409, { c, _ in try c.admin("PUT", "/admin/state", json: state([rule("legacy-item-page")], [])) }),
+            (
+                "PUT /admin/state", 412,
+                { c, _ in try c.admin("PUT", "/admin/state", json: state([], []), headers: [("If-Match", #""99""#)]) }
+            ),
+            ("PUT /admin/state", 413, { c, _ in try oversized(c, "PUT", "/admin/state") }),
+            (
+                "PUT /admin/state", 422,
+                { c, _ in try c.admin("PUT", "/admin/state", json: state([rule("y1"), rule("y2"), rule("y3")], [])) }
             ),
             ("GET /admin/rules", 200, { c, _ in try c.admin("GET", "/admin/rules") }),
             (
@@ -258,6 +274,9 @@ extension IntegrationTests {
         static func route(_ id: String) -> String { #"{"id":"\#(id)","pattern":"/\#(id)","target":{}}"# }
         static func preview(_ method: String, _ path: String) -> String { #"{"method":"\#(method)","path":"\#(path)"}"# }
         static func batch(_ key: String, _ items: [String]) -> String { #"{"\#(key)":[\#(items.joined(separator: ","))]}"# }
+        static func state(_ rules: [String], _ routes: [String]) -> String {
+            #"{"rules":[\#(rules.joined(separator: ","))],"routes":[\#(routes.joined(separator: ","))]}"#
+        }
 
         /// Announces a body over 1 MiB and reads the answer, without sending the body.
         static func oversized(_ client: HTTPTestClient, _ method: String, _ path: String) throws -> HTTPTestResponse {
