@@ -67,6 +67,28 @@ struct ExportCommandTests {
         #expect(report.urls == requests.count)
         #expect(report.changed == 0, "\(report.text(change: ChangeSummary(from: original.resolver, to: exported.resolver)))")
 
+        // Over HTTP: a fresh server on the exported directory, with an empty store of its own,
+        // answers the sample with the same status and body as the server the state was pushed to.
+        let fresh = try TestConfig.minimal(routes: [:])
+        let exportedFiles = try FileManager.default.subpathsOfDirectory(atPath: fromServer).filter { $0.hasSuffix(".yaml") }
+        for file in exportedFiles where file != "switchboard.yaml" {
+            try fresh.write(file, try String(contentsOfFile: fromServer + "/" + file, encoding: .utf8))
+        }
+        try fresh.writeSettings(try String(contentsOfFile: fromServer + "/switchboard.yaml", encoding: .utf8))
+        let freshServer = try ServerProcess(config: fresh, token: AdminCommandTests.token)
+        try await freshServer.waitUntilListening()
+        let before = try live.server.client()
+        let after = try freshServer.client()
+        for request in Self.sample(originalConfig) {
+            var query = ""
+            if let platform = request.platform { query += "&platform=\(platform)" }
+            if let version = request.appVersion { query += "&appVersion=\(version)" }
+            let expected = try before.resolve(request.url, extraQuery: query)
+            let answered = try after.resolve(request.url, extraQuery: query)
+            #expect(answered.status == expected.status && answered.text == expected.text, "\(request.url)\(query)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: fresh.stateFile), "the fresh server's store stays empty")
+
         // The comparison sees the admin state: without it, answers differ.
         let bare = try Snapshot.build(config: originalConfig, admin: AdminState())
         let withoutAdmin = ImpactReport.compare(requests, before: bare.resolver, after: exported.resolver, now: now, examples: 1)
