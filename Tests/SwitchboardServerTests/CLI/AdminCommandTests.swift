@@ -32,14 +32,16 @@ struct AdminCommandTests {
         let directory: TemporaryDirectory
         var address: String { "http://127.0.0.1:\(server.port)" }
 
-        /// - Parameter settings: lines added to the demo's `switchboard.yaml`.
-        init(settings: String = "") async throws {
+        /// - Parameters:
+        ///   - settings: lines added to the demo's `switchboard.yaml`.
+        ///   - environment: the server's environment besides its token.
+        init(settings: String = "", environment: [String: String] = [:]) async throws {
             config = try TestConfig.demo()
             if !settings.isEmpty {
                 let demo = try String(contentsOf: Repository.demoConfig.appendingPathComponent("switchboard.yaml"), encoding: .utf8)
                 try config.writeSettings(demo + "\n" + settings)
             }
-            server = try ServerProcess(config: config, token: AdminCommandTests.token)
+            server = try ServerProcess(config: config, token: AdminCommandTests.token, environment: environment)
             try await server.waitUntilListening()
             directory = try TemporaryDirectory()
         }
