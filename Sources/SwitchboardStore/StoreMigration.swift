@@ -15,6 +15,8 @@ package enum StoreMigration {
     /// Why the copy was refused or failed.
     package struct Failure: Error, Sendable, CustomStringConvertible {
         package let description: String
+        /// Whether the database could not be reached (as opposed to a refused or failed copy).
+        package var isUnreachable = false
     }
 
     /// Copies `directory/state.json` into the database at `url` (migrating its schema first).
@@ -58,7 +60,7 @@ package enum StoreMigration {
                 version: state.version, rules: state.rules.count, routes: state.routes.count,
                 historyEntries: state.history.count, destination: destination.location)
         } catch {
-            throw Failure(description: error.message)
+            throw Failure(description: error.message, isUnreachable: error.kind == .unavailable)
         }
     }
 }

@@ -8,7 +8,7 @@ struct MigrateStoreCommand: ParsableCommand {
         commandName: "migrate-store",
         abstract: "Copy a file store's admin state into PostgreSQL.",
         discussion:
-            "--from must hold admin state. The database must be empty (admin version 0) unless --force is given. Exit status: 0 copied, 2 on any problem."
+            "--from must hold admin state. The database must be empty (admin version 0) unless --force is given. Exit status: 0 copied, 2 bad input (no admin state, a database that holds some without --force), 3 the database cannot be reached."
     )
 
     @Option(name: .long, help: "The data_dir holding state.json.")
@@ -28,7 +28,7 @@ struct MigrateStoreCommand: ParsableCommand {
             )
         } catch {
             StandardError.write("switchboard: \(error)")
-            throw ExitCode.badInput
+            throw error.isUnreachable ? ExitCode.serverUnavailable : ExitCode.badInput
         }
     }
 }

@@ -15,7 +15,8 @@ struct ExitStatusTests {
     }
 
     /// `DEMO` is the demo config, `BROKEN` a config with an unknown key, `MISSING` a directory
-    /// that does not exist, `URLS` a file of demo URLs, `EMPTY` an empty directory.
+    /// that does not exist, `URLS` a file of demo URLs, `EMPTY` an empty directory, `STATE` a
+    /// data directory with admin state.
     static let cases: [Case] = [
         Case(arguments: ["--help"], status: 0),
         Case(arguments: ["--version"], status: 0),
@@ -39,6 +40,7 @@ struct ExitStatusTests {
         Case(arguments: ["codegen", "swift", "--config", "DEMO"], status: 0),
         Case(arguments: ["codegen", "kotlin", "--config", "BROKEN"], status: 2),
         Case(arguments: ["migrate-store", "--from", "MISSING", "--to", "postgres://x@127.0.0.1:1/db"], status: 2),
+        Case(arguments: ["migrate-store", "--from", "STATE", "--to", "postgres://x@127.0.0.1:1/db"], status: 3),
         Case(arguments: ["serve", "--config", "BROKEN", "--listen", "127.0.0.1:0"], status: 2),
         Case(arguments: ["serve", "--config", "DEMO", "--drain-seconds", "-5"], status: 2),
         Case(arguments: ["admin", "status"], status: 2),
@@ -56,12 +58,13 @@ struct ExitStatusTests {
             "broken/routes.d/x.yaml": "module: x\nroutes:\n  - id: b\n    patern: /b\n",
             "urls.txt": "shopapp://product/42\nshopapp://cart\n",
             "empty/.keep": "",
+            "state/state.json": #"{"version": 1, "rules": [], "routes": [], "history": []}"#,
         ])
         try FileManager.default.removeItem(at: directory.url.appendingPathComponent("empty/.keep"))
         let names = [
             "DEMO": Package.demoConfig, "BROKEN": directory.url.appendingPathComponent("broken").path,
             "MISSING": directory.url.appendingPathComponent("missing").path, "URLS": directory.url.appendingPathComponent("urls.txt").path,
-            "EMPTY": directory.url.appendingPathComponent("empty").path,
+            "EMPTY": directory.url.appendingPathComponent("empty").path, "STATE": directory.url.appendingPathComponent("state").path,
         ]
         let arguments = example.arguments.map { argument in
             names.reduce(argument) { text, name in text.replacingOccurrences(of: name.key, with: name.value) }
