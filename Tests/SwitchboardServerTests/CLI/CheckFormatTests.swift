@@ -2,6 +2,10 @@ import Foundation
 import SwitchboardTestSupport
 import Testing
 
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
 /// `switchboard check --format text|json|github|junit [--strict]`, run as a CI pipeline runs it:
 /// each format names the broken file and the line and column of the fault.
 @Suite(.blockingIO)
@@ -82,6 +86,13 @@ struct CheckFormatTests {
         let broken = try #require(run.stdout.range(of: #"name="\#(config.path)/routes.d/x.yaml""#), "\(run.stdout)")
         let failure = run.stdout[broken.upperBound...]
         #expect(failure.contains(#"<failure type="invalid_schema" message="6:5 [error invalid_schema] routes[1].patern"#), "\(run.stdout)")
+
+        // Well-formed XML, as a test reporter reads it.
+        let elements = ElementCounter()
+        let parser = XMLParser(data: Data(run.stdout.utf8))
+        parser.delegate = elements
+        #expect(parser.parse(), "\(String(describing: parser.parserError))")
+        #expect(elements.counts == ["testsuites": 1, "testsuite": 1, "testcase": 3, "failure": 1], "\(elements.counts)")
     }
 
     @Test func aYAMLSyntaxErrorIsLocated() throws {
@@ -145,5 +156,17 @@ struct CheckFormatTests {
         let run = try Self.check(config, ["--format", "xml"])
         #expect(run.status == 2)
         #expect(run.stdout.isEmpty)
+    }
+}
+
+/// Counts the elements of an XML document by name.
+final class ElementCounter: NSObject, XMLParserDelegate {
+    var counts: [String: Int] = [:]
+
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
+        counts[name, default: 0] += 1
     }
 }
