@@ -112,6 +112,7 @@ let package = Package(
                 .embedInCode("Resources/console/try.js"),
                 .embedInCode("Resources/console/history.js"),
                 .embedInCode("Resources/console/status.js"),
+                .embedInCode("Resources/console/analytics.js"),
             ],
             swiftSettings: strictSettings
         ),

@@ -3,7 +3,7 @@
 # admin token (the built debug binary), then drives headless Chromium (Debian's chromium and
 # chromium-driver) through Selenium (scripts/python/console_test.py): sign in, search the routes,
 # try a link and read the drawn trace, preview a degrade rule against sampled traffic, apply it,
-# see /resolve change, roll back; and markup in route ids, targets and URLs never runs.
+# see /resolve change, roll back; read the Analytics chart and make a rule for an unmatched link; and markup in route ids, targets and URLs never runs.
 # Usage: scripts/console-test.sh [--screenshots DIR] [BINARY]   (default .build/debug/switchboard)
 set -euo pipefail
 cd "$(dirname "$0")/.."

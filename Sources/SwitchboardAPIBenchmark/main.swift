@@ -31,6 +31,9 @@ import Synchronization
 // request touches, which a warm loop hides. The writes are timed as they run and taken off,
 // so the figure is still per request. Under callgrind with `--cache-sim=yes`, the last-level
 // misses per request count the cache lines a request touches (scripts/cold-misses.sh).
+//
+// Analytics are on unless the config says `analytics: { enabled: false }`; they are counted in
+// memory only (no store) and folded within the timed loop.
 
 /// The targets of one run's requests, built before it so that only the API's work is timed;
 /// each request is made from its target's bytes as it is answered (``answerAll``), as the
@@ -78,12 +81,15 @@ final class Eviction: @unchecked Sendable {
 }
 
 /// Answers every request as `switchboard serve` does, with one body buffer reused as a worker
-/// thread's is. Returns how many answers were 200, to keep the work observable.
+/// thread's is. Returns how many answers were 200, to keep the work observable. With analytics
+/// on, their lanes are folded every 1,024 requests, as the server's analytics service does every
+/// 50 ms: the fold's work is counted with the requests'.
 @inline(never)
-func answerAll(_ queries: [[UInt8]], with api: SwitchboardAPI, evicting eviction: Eviction?) -> Int {
+func answerAll(_ queries: [[UInt8]], with api: SwitchboardAPI, analytics: Analytics?, evicting eviction: Eviction?) -> Int {
     var matched = 0
     var body: [UInt8] = []
-    for query in queries {
+    for (index, query) in queries.enumerated() {
+        if let analytics, index & 1_023 == 1_023 { analytics.fold() }
         eviction?.run()
         let request = HTTPRequest(
             method: "GET", path: "/resolve", query: String(decoding: query, as: UTF8.self),
@@ -121,14 +127,14 @@ let evictions = (0..<threads).map { _ in evictKiB > 0 ? Eviction(kibibytes: evic
 // A first pass over other links warms the caches and the metrics' series.
 _ = answerAll(
     makeTargets(links: links.reversed(), scenario: scenario, count: min(count, 2_000)), with: parts.api,
-    evicting: nil)
+    analytics: parts.context.analytics, evicting: nil)
 
 let targetsByThread = (0..<threads).map { makeTargets(links: links, scenario: scenario, count: count, thread: $0) }
 let clock = ContinuousClock()
 let started = clock.now
 let matched: Int
 if threads == 1 {
-    matched = answerAll(targetsByThread[0], with: parts.api, evicting: evictions[0])
+    matched = answerAll(targetsByThread[0], with: parts.api, analytics: parts.context.analytics, evicting: evictions[0])
 } else {
     // Threads of their own, so that every one runs at once (a dispatch pool may run them in turn).
     let matchedByThread = Mutex([Int](repeating: 0, count: threads))
@@ -136,7 +142,8 @@ if threads == 1 {
     for thread in 0..<threads {
         finished.enter()
         Thread.detachNewThread {
-            let answered = answerAll(targetsByThread[thread], with: parts.api, evicting: evictions[thread])
+            let answered = answerAll(
+                targetsByThread[thread], with: parts.api, analytics: parts.context.analytics, evicting: evictions[thread])
             matchedByThread.withLock { $0[thread] = answered }
             finished.leave()
         }

@@ -3,7 +3,8 @@
 Walks the Double 11 story from the browser: sign in, search the routes, try a link and read the
 drawn trace, add a degrade rule (product pages to the Double 11 venue) whose impact preview lists
 the sampled product links, apply it and see /resolve change, then roll back from the history and
-see /resolve restored. Then markup in route ids, targets and URLs must show as text and never
+see /resolve restored. The Analytics page draws its chart, and an unmatched link opens a rule
+for it, previewed. Then markup in route ids, targets and URLs must show as text and never
 run. With --screenshots DIR, saves a 1280x800 PNG of each page there.
 
 Every wait is explicit (WebDriverWait on a condition), never a fixed sleep.
@@ -323,6 +324,36 @@ def test_status(console):
     console.screenshot("status")
 
 
+def test_analytics(console):
+    """The Analytics page: the chart of resolutions renders, the top routes are listed, and a link
+    nothing matched opens the rule editor with its shape filled in and the impact previewed."""
+    driver = console.driver
+    for click in ["AB12", "CD34", "EF56"]:
+        status, answer = console.resolve(f"shopapp://retired-campaign/spring?cid={click}")
+        assert status == 404, answer
+    console.open_page("analytics")
+    console.wait_loaded()
+    chart = console.by_id("analytics-chart")
+    bars = chart.find_elements(By.CSS_SELECTOR, "rect.bar")
+    assert bars, chart.get_attribute("outerHTML")
+    assert sum(int(bar.get_attribute("data-count")) for bar in bars) >= 15, chart.get_attribute("outerHTML")
+    assert any(float(bar.get_attribute("height")) > 0 for bar in bars), chart.get_attribute("outerHTML")
+    assert "product.detail" in console.by_id("analytics-routes").text
+    link = "shopapp://retired-campaign/spring?cid=XX00"
+    row = console.wait.until(lambda d: d.find_element(By.CSS_SELECTOR, f"#analytics-orphans tr[data-link='{link}']"))
+    assert "3" in row.text, row.text
+    console.screenshot("analytics")
+    row.find_element(By.CSS_SELECTOR, "button[data-make-rule]").click()
+    console.wait.until(lambda d: d.find_element(By.ID, "page").get_attribute("data-page") == "rules")
+    console.wait.until(lambda d: d.find_element(By.ID, "preview-host").get_attribute("data-previewed") == "yes"
+                       or d.find_elements(By.ID, "preview-error"))
+    assert not driver.find_elements(By.ID, "preview-error"), console.by_id("preview").text
+    assert driver.find_element(By.ID, "rule-match").get_attribute("value") \
+        == r"^shopapp:\/\/retired-campaign\/spring\?cid=[^&#]*$"
+    assert driver.find_element(By.ID, "rule-target").get_attribute("value") == "shopapp://retired-campaign/spring"
+    console.screenshot("analytics-rule")
+
+
 def test_markup_never_runs(console):
     driver = console.driver
     route = {"id": XSS_ID, "module": "xss", "pattern": "/xss/:id",
@@ -379,7 +410,7 @@ def main():
     started = time.monotonic()
     console = Console(arguments.base, token, arguments.screenshots)
     steps = [test_served_with_headers, test_traffic, test_sign_in, test_search_routes, test_try_link, test_degrade_preview_apply,
-             test_history_diff_and_rollback, test_edit_move_delete_and_time, test_status, test_markup_never_runs, test_sign_out]
+             test_history_diff_and_rollback, test_edit_move_delete_and_time, test_status, test_analytics, test_markup_never_runs, test_sign_out]
     try:
         for step in steps:
             step_started = time.monotonic()

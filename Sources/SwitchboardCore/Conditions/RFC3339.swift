@@ -1,6 +1,6 @@
 /// RFC 3339 timestamps (`2026-11-11T00:00:00+08:00`, `2026-11-11T00:00:00.5Z`) as seconds
 /// since the Unix epoch, without Foundation. A time zone (`Z` or `±HH:MM`) is required.
-enum RFC3339 {
+package enum RFC3339 {
     /// Seconds since 1970-01-01T00:00:00Z, or `nil` when `text` is not an RFC 3339 date-time.
     static func seconds(_ text: String) -> Double? {
         let chars = Array(text.utf8)
@@ -74,7 +74,7 @@ enum RFC3339 {
 
     /// `seconds` since the Unix epoch as an RFC 3339 date-time in UTC, to the second
     /// (`2026-11-10T17:00:00Z`), for traces.
-    static func string(_ seconds: Double) -> String {
+    package static func string(_ seconds: Double) -> String {
         let whole = Int(seconds.rounded(.down))
         let days = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
         let secondOfDay = whole - days * 86_400

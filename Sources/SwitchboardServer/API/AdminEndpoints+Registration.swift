@@ -9,6 +9,9 @@ extension AdminEndpoints {
         table.add("GET", "/admin/history/{id}", Endpoint("admin", access: .admin(.read), handle: admin.versionState))
         table.add("GET", "/admin/status", Endpoint("admin", access: .admin(.read)) { admin.status($0) })
         table.add("GET", "/admin/table", Endpoint("admin", access: .admin(.read), handle: AdminTableEndpoint(context: context).list))
+        let analytics = AnalyticsEndpoint(context: context)
+        table.add("GET", "/admin/analytics", Endpoint("admin", access: .admin(.read), handle: analytics.counts))
+        table.add("GET", "/admin/analytics/orphans", Endpoint("admin", access: .admin(.read), handle: analytics.orphans))
         table.add("POST", "/admin/preview", Endpoint("admin", access: .admin(.read), handle: PreviewEndpoint(context: context).post))
         AdminWrite.register(into: &table, handle: admin.perform)
     }

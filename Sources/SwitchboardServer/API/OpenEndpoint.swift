@@ -16,15 +16,19 @@ struct OpenEndpoint: Sendable {
         }
         let snapshot = request.snapshot
         let resolution: Resolution
+        let requestContext = RequestContext(request: request.http, query: request.query, now: context.clock())
         do {
-            let requestContext = RequestContext(request: request.http, query: request.query, now: context.clock())
             let resolved = try snapshot.resolver.resolve(url, context: requestContext)
             context.metrics.recordResolution(
                 routeID: resolved.match?.route.id, firedRuleIDs: resolved.ruleIDs,
                 ruleErrors: resolved.summary.ruleErrorCount, limitHits: resolved.summary.ruleLimitHitCount,
                 constraintLimitHits: resolved.constraintLimitHits)
+            context.analytics?.record(
+                url: url, context: requestContext, routeID: resolved.summary.routeID, firedRuleIDs: resolved.ruleIDs,
+                status: resolved.summary.status)
             resolution = resolved
         } catch {
+            context.analytics?.record(url: url, context: requestContext, routeID: nil, firedRuleIDs: [], status: 400)
             throw Self.noRedirect("the url is not a valid URL")
         }
         let candidate: String

@@ -24,6 +24,8 @@ struct ResolveEndpoint: Sendable {
             context.trafficSample.offer(request.http)
             context.metrics.recordResolution(
                 routeID: cached.routeID, firedRuleIDs: cached.firedRuleIDs, ruleErrors: 0, limitHits: 0, cache: .hit)
+            context.analytics?.record(
+                request.http, routeID: cached.routeID, firedRuleIDs: cached.firedRuleIDs, status: cached.status)
             return .json(status: cached.status, cached.body)
         }
         // Checked after the cache (a cached answer was given to this very query, checked then),
@@ -72,11 +74,14 @@ struct ResolveEndpoint: Sendable {
             try request.checkQuery()
             throw APIError.badRequest("invalid_url", "the query string is malformed")
         case .failure(let error)?:
+            context.analytics?.record(request.http, routeID: nil, firedRuleIDs: [], status: 400)
             throw APIError.badRequest(error.code, error.message)
         case .success(let resolved)?:
             summary = resolved
         }
         record(summary, body: body, cacheKey: cacheKey, snapshot: snapshot)
+        context.analytics?.record(
+            request.http, routeID: summary.routeID, firedRuleIDs: summary.firedRuleIDs, status: summary.status)
         return .json(status: summary.status, body)
     }
 
@@ -145,7 +150,8 @@ struct ResolveEndpoint: Sendable {
         return .json(JSONValue.object([("results", .array(results))]).jsonBytes)
     }
 
-    /// The status and body `GET /resolve` answers for `url`, recording metrics.
+    /// The status and body `GET /resolve` answers for `url`, recording metrics (and analytics,
+    /// unless it explains).
     private func resolve(
         _ url: String, with snapshot: Snapshot, context requestContext: RequestContext, explain: Bool = false
     ) -> (status: Int, body: JSONValue) {
@@ -165,11 +171,19 @@ struct ResolveEndpoint: Sendable {
             context.metrics.recordResolution(
                 routeID: summary.routeID, firedRuleIDs: summary.firedRuleIDs, ruleErrors: summary.ruleErrorCount,
                 limitHits: summary.ruleLimitHitCount, constraintLimitHits: summary.constraintLimitHits)
+            if !explain {
+                context.analytics?.record(
+                    url: url, context: requestContext, routeID: summary.routeID, firedRuleIDs: summary.firedRuleIDs,
+                    status: summary.status)
+            }
             let json = resolution.json
             guard let trace, case .object(var members) = json else { return (summary.status, json) }
             members.append(("trace", trace.json))
             return (summary.status, .object(members))
         } catch {
+            if !explain {
+                context.analytics?.record(url: url, context: requestContext, routeID: nil, firedRuleIDs: [], status: 400)
+            }
             return (400, APIError.badRequest(error.code, error.message).body)
         }
     }

@@ -40,6 +40,7 @@ package struct SwitchboardAPI: Sendable {
             Endpoint("metrics") { _ in
                 var text = metrics.render()
                 context.trafficSample.renderMetrics(into: &text)
+                context.analytics?.renderMetrics(into: &text)
                 return .text(text, contentType: "text/plain; version=0.0.4; charset=utf-8")
             })
         table.add(

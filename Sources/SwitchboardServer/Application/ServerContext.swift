@@ -19,6 +19,8 @@ package struct ServerContext: Sendable {
     package let readiness: Readiness
     /// The recent `GET /resolve` requests `POST /admin/preview` replays.
     package let trafficSample: TrafficSample
+    /// Resolutions counted over time; `nil` when `analytics.enabled` is false.
+    package let analytics: Analytics?
     package let logger: Logger
 
     /// The snapshot requests use now.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SwitchboardCore
+import SwitchboardStore
 
 /// What answers requests, wired from a loaded config: the snapshot holder, the metrics, the
 /// reloader and admin writer, the endpoints' ``ServerContext`` and the ``SwitchboardAPI``.
@@ -30,9 +31,10 @@ package struct ServingParts: Sendable {
     /// - Parameters:
     ///   - environment: where admin tokens are read (again at every reload).
     ///   - clock: the time for conditional rules, in seconds since the Unix epoch.
+    ///   - analyticsStore: where analytics are kept (`nil`: in memory only).
     package init(
         loaded: SnapshotLoader.Loaded, configDirectory: String, environment: @escaping @Sendable () -> [String: String],
-        logger: Logger, clock: @escaping @Sendable () -> Double
+        logger: Logger, clock: @escaping @Sendable () -> Double, analyticsStore: (any AnalyticsStore)? = nil
     ) {
         let settings = loaded.snapshot.config.settings
         metrics = Metrics(routeSeriesLimit: settings.metricsRouteSeries)
@@ -49,6 +51,11 @@ package struct ServingParts: Sendable {
             holder: holder, metrics: metrics, reloader: reloader, adminWriter: writer,
             adminTokens: tokens, clock: clock,
             startedAt: Date(), readiness: readiness, trafficSample: TrafficSample(settings: settings.trafficSample),
+            analytics: settings.analytics.enabled
+                ? Analytics(
+                    settings: settings.analytics, store: analyticsStore,
+                    keepQueryValues: settings.trafficSample.keepQueryValues, clock: clock)
+                : nil,
             logger: logger)
         api = SwitchboardAPI(
             context: context, accessLog: settings.accessLog, accessLogQuery: settings.accessLogQuery,

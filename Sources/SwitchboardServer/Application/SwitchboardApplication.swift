@@ -13,6 +13,7 @@ import UnixSignals
 /// - ``MemoryReclaimer``: frees what reloads and admin changes replaced;
 /// - the `BlockingExecutor`: runs what blocks (the requests other than `GET` and `HEAD`, the
 ///   store probe) off libmicrohttpd's threads and the cooperative pool;
+/// - ``AnalyticsService``: folds and flushes the analytics counts (when `analytics.enabled`);
 /// - ``StoreFollower``: follows a shared (PostgreSQL) admin store, when there is one, and
 ///   ``StoreProbe`` reports whether it answers;
 /// - ``ConfigWatcher``: asks for a reload when the config directory changes;
@@ -72,8 +73,20 @@ package final class SwitchboardApplication: Sendable {
             }
         }
         let settings = loaded.snapshot.config.settings
+        let analyticsStore: (any AnalyticsStore)?
+        do {
+            analyticsStore =
+                settings.analytics.enabled
+                ? try AnalyticsStoreFactory.open(
+                    choice: settings.storeChoice(environment: environment()), dataDirectory: settings.dataDir,
+                    bucketSeconds: settings.analytics.bucket.seconds, orphansPerBucket: settings.analytics.orphansPerBucket)
+                : nil
+        } catch {
+            throw StartupError(description: "the analytics store cannot be opened: \(error)")
+        }
         let parts = ServingParts(
-            loaded: loaded, configDirectory: configDirectory, environment: environment, logger: logger, clock: clock)
+            loaded: loaded, configDirectory: configDirectory, environment: environment, logger: logger, clock: clock,
+            analyticsStore: analyticsStore)
         let (holder, writer, api) = (parts.holder, parts.writer, parts.api)  // what the closures below keep
         let executor = BlockingExecutor(
             name: "sb-blocking", threads: Self.blockingThreads, queueLimit: Self.blockingQueueLimit)
@@ -105,6 +118,8 @@ package final class SwitchboardApplication: Sendable {
         }
         // The executor shuts down after everything that uses it: the HTTP server and the probe.
         var services: [any Service] = [parts.reclaimer, executor]
+        // Before the HTTP server, so that it stops after it and flushes the last requests.
+        if let analytics = parts.context.analytics { services.append(AnalyticsService(analytics: analytics, logger: logger)) }
         if loaded.store.isShared {
             services += [
                 StoreFollower(writer: writer, logger: logger),

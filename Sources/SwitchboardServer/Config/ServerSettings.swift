@@ -68,6 +68,8 @@ package struct ServerSettings: Sendable, Hashable, KeyedSettings {
     package var console: ConsoleSettings = ConsoleSettings()
     /// The recent requests kept for `POST /admin/preview` (docs/impact-preview.md "Traffic sample").
     package var trafficSample = TrafficSampleSettings()
+    /// Resolutions counted over time, kept in the store (docs/analytics.md).
+    package var analytics = AnalyticsSettings()
 
     /// design.md §7 limits, all configurable.
     package struct Limits: Sendable, Hashable, KeyedSettings {
@@ -164,6 +166,7 @@ package struct ServerSettings: Sendable, Hashable, KeyedSettings {
             }),
         .value("console", \.console),
         .value("traffic_sample", \.trafficSample, .atStart),
+        .group("analytics", \.analytics),
     ]
 
     package init(from decoder: any Decoder) throws {

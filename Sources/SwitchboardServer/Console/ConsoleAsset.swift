@@ -20,6 +20,7 @@ struct ConsoleAsset: Sendable {
         "try.js": script(PackageResources.try_js),
         "history.js": script(PackageResources.history_js),
         "status.js": script(PackageResources.status_js),
+        "analytics.js": script(PackageResources.analytics_js),
     ]
 
     private static func script(_ bytes: [UInt8]) -> ConsoleAsset {

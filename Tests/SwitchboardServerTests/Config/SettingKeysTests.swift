@@ -43,12 +43,21 @@ struct SettingKeysTests {
         ("cors_allowed_origins", "cors_allowed_origins: [\"*\"]", false),
         ("console", "console: { enabled: true }", false),
         ("traffic_sample", "traffic_sample: { urls: 5 }", true),
+        ("analytics.enabled", "analytics: { enabled: false }", true),
+        ("analytics.bucket", "analytics: { bucket: day }", true),
+        ("analytics.flush_seconds", "analytics: { flush_seconds: 30 }", true),
+        ("analytics.retention_days", "analytics: { retention_days: 7 }", true),
+        ("analytics.orphans_per_bucket", "analytics: { orphans_per_bucket: 5 }", true),
     ]
 
     /// Every declared key by its dotted name.
     static var declaredKeys: [String] {
         ServerSettings.keys.flatMap { key in
-            key.name == "limits" ? ServerSettings.Limits.keys.map { "limits." + $0.name } : [key.name]
+            switch key.name {
+            case "limits": ServerSettings.Limits.keys.map { "limits." + $0.name }
+            case "analytics": ServerSettings.AnalyticsSettings.keys.map { "analytics." + $0.name }
+            default: [key.name]
+            }
         }
     }
 
@@ -81,7 +90,7 @@ struct SettingKeysTests {
                 == "nope: unknown key 'nope' (allowed keys: listen, schemes, domains, fallback, threads, limits, apps, "
                 + "data_dir, admin_token_env, admin_tokens, history_limit, store, access_log, resolve_cache_bytes, "
                 + "redirect_allow, redirect_allow_http, drain_seconds, shutdown_grace_seconds, metrics_route_series, "
-                + "access_log_query, log_format, cors_allowed_origins, console, traffic_sample)"
+                + "access_log_query, log_format, cors_allowed_origins, console, traffic_sample, analytics)"
         }
         #expect {
             _ = try Self.settings("limits: { max_url: 1 }")

@@ -17,7 +17,7 @@ extension IntegrationTests {
             "/admin/routes", "/admin/routes/{id}", "/admin/reload", "/admin/status", "/admin/table", "/admin/history",
             "/admin/rollback", "/admin/state", "/admin/preview", "/open", "/admin/history/{id}", "/console", "/console/{id}",
             "/.well-known/apple-app-site-association",
-            "/.well-known/assetlinks.json",
+            "/.well-known/assetlinks.json", "/admin/analytics", "/admin/analytics/orphans",
         ]
 
         static let methods = ["GET", "POST", "PUT", "DELETE", "PATCH"]
@@ -254,14 +254,24 @@ extension IntegrationTests {
             ),
             ("POST /admin/preview", 422, { c, _ in try c.admin("POST", "/admin/preview", json: preview("POST", "/admin/reload")) }),
             ("GET /admin/status", 200, { c, _ in try c.admin("GET", "/admin/status") }),
+            ("GET /admin/analytics", 200, { c, _ in try c.admin("GET", "/admin/analytics?by=route") }),
+            ("GET /admin/analytics", 200, { c, _ in try c.admin("GET", "/admin/analytics?by=status&format=csv") }),
+            ("GET /admin/analytics", 400, { c, _ in try c.admin("GET", "/admin/analytics?by=device") }),
+            ("GET /admin/analytics/orphans", 200, { c, _ in try c.admin("GET", "/admin/analytics/orphans") }),
+            (
+                "GET /admin/analytics/orphans", 400,
+                { c, _ in try c.admin("GET", "/admin/analytics/orphans?from=2001-01-01T00:00:00Z") }
+            ),
         ]
 
         /// Documented statuses the steps do not produce: 401 and 403 have their own test (the
         /// console's 403 is `ConsoleTests`'); a failed fsync (503) cannot be caused from here;
-        /// `/readyz`'s 503 is the drain test's (`DrainTests`).
+        /// `/readyz`'s 503 is the drain test's (`DrainTests`); the analytics' 404 (turned off, at
+        /// start only) is `AnalyticsTests`'.
         static func exercisedElsewhere(_ operation: String, _ status: String) -> Bool {
             status == "503" || (operation.contains(" /admin/") && (status == "401" || status == "403"))
                 || (operation.contains(" /console") && status == "403")
+                || (operation.contains(" /admin/analytics") && status == "404")
         }
 
         /// A CORS preflight from an allowed origin.

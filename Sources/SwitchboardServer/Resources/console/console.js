@@ -6,8 +6,9 @@ import * as rules from './rules.js';
 import * as tryLink from './try.js';
 import * as history from './history.js';
 import * as status from './status.js';
+import * as analytics from './analytics.js';
 
-const pages = { routes, rules, try: tryLink, history, status };
+const pages = { routes, rules, analytics, try: tryLink, history, status };
 const byID = (id) => document.getElementById(id);
 
 /** Shows a notice under the bar; `kind` is `ok` or `error`. */
@@ -27,7 +28,23 @@ function describe(error) {
   return String(error && error.message ? error.message : error);
 }
 
-const context = { notify, describe, go: (page) => { location.hash = `#${page}`; } };
+// A rule drafted on another page (Analytics' "make a rule for this"), opened by the Rules page.
+let ruleDraft = null;
+
+const context = {
+  notify,
+  describe,
+  go: (page) => { location.hash = `#${page}`; },
+  openRuleDraft: (draft) => {
+    ruleDraft = draft;
+    location.hash = '#rules';
+  },
+  takeRuleDraft: () => {
+    const draft = ruleDraft;
+    ruleDraft = null;
+    return draft;
+  },
+};
 
 function signedIn(yes) {
   byID('login').hidden = yes;

@@ -72,8 +72,9 @@ export async function render(page, context) {
       actions);
   }
 
-  /** The add or edit form; `rule` is the admin rule edited, or undefined for a new one. */
-  function editForm(rule) {
+  /** The add or edit form; `rule` is the admin rule edited, or undefined for a new one, then
+   * filled with `draft` (an id, match and target) when given. */
+  function editForm(rule, draft) {
     clear(formHost);
     const id = el('input', { id: 'rule-id', required: true, value: rule ? rule.id : '', disabled: Boolean(rule), placeholder: 'double11-degrade' });
     const match = el('input', { id: 'rule-match', required: true, value: rule ? rule.match : '', placeholder: '^shopapp://product/(\\d+)' });
@@ -114,6 +115,13 @@ export async function render(page, context) {
       propose(change);
     });
     formHost.append(form);
+    if (draft) {
+      id.value = draft.id;
+      match.value = draft.match;
+      target.value = draft.target;
+      form.requestSubmit();
+      return;
+    }
     (rule ? match : id).focus();
   }
 
@@ -125,4 +133,6 @@ export async function render(page, context) {
       el('thead', {}, el('tr', {}, ['#', 'Id', 'Source', 'Match', 'Target', 'Conditions', 'Hits', ''].map((name) => el('th', {}, name)))),
       body)));
   await load();
+  const draft = context.takeRuleDraft();
+  if (draft) editForm(undefined, draft);
 }

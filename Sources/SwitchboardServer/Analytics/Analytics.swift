@@ -1,0 +1,233 @@
+import Foundation
+import SwitchboardCore
+import SwitchboardHTTP
+import SwitchboardStore
+import Synchronization
+
+/// Resolutions counted over time (docs/analytics.md): per time bucket, by route (or
+/// `unmatched`, or the error status), rule, platform, app version's major number and status,
+/// and the most asked unmatched links ("orphans"), redacted as the traffic sample redacts.
+///
+/// A request only pushes an ``AnalyticsEvent`` (references to what it already holds) into its
+/// own thread's lane (``AnalyticsLanes``): no lock, no allocation, no parsing. The
+/// ``AnalyticsService`` folds the lanes into a table of the current bucket, off the request
+/// path, and adds the table to the store every `flush_seconds` as one flush numbered for this
+/// replica; a flush that fails is written again as it was, so it is never counted twice.
+/// A query sums the store and what this replica has not flushed yet.
+package final class Analytics: Sendable {
+    /// `analytics` of `switchboard.yaml`.
+    package let settings: ServerSettings.AnalyticsSettings
+    /// Where the counts are kept; `nil` keeps them in memory only (the API-path benchmark).
+    private let store: (any AnalyticsStore)?
+    /// This process's id in the store's ledger of flushes.
+    package let replica: String
+    private let lanes = AnalyticsLanes()
+    private let redaction: SampleRedaction
+    private let clock: @Sendable () -> Double
+
+    /// What was folded and not yet stored.
+    private struct Tally {
+        var table: AnalyticsTable
+        /// The flush being written, or that failed and is written again next time.
+        var pending: AnalyticsFlush?
+        var sequence = 0
+        var dropped = 0
+        var failedFlushes = 0
+    }
+
+    private let tally: Mutex<Tally>
+    /// Taken while a flush is written and while a query reads, so that a query never sees a
+    /// flush both in the store and in memory.
+    private let flushTurn = Mutex(())
+
+    /// - Parameters:
+    ///   - settings: `analytics` of `switchboard.yaml`.
+    ///   - store: where the counts are kept.
+    ///   - keepQueryValues: `traffic_sample.keep_query_values`, which orphan links keep too.
+    ///   - clock: the time, in seconds since the Unix epoch.
+    package init(
+        settings: ServerSettings.AnalyticsSettings, store: (any AnalyticsStore)?, keepQueryValues: [String] = [],
+        clock: @escaping @Sendable () -> Double
+    ) {
+        self.settings = settings
+        self.store = store
+        self.replica = UUID().uuidString.lowercased()
+        self.redaction = SampleRedaction(keepQueryValues: keepQueryValues)
+        self.clock = clock
+        tally = Mutex(Tally(table: AnalyticsTable(orphansPerBucket: settings.orphansPerBucket)))
+    }
+
+    /// A short description of the store for logs.
+    package var location: String { store?.location ?? "memory" }
+
+    // MARK: - Counting (the request path)
+
+    /// Counts a `GET /resolve` answer: its platform, version and link are read from `request`
+    /// when folded.
+    @inline(__always)
+    func record(_ request: HTTPRequest, routeID: String?, firedRuleIDs: [String], status: Int) {
+        lanes.current?.push(AnalyticsEvent(asker: .request(request), routeID: routeID, firedRuleIDs: firedRuleIDs, status: status))
+    }
+
+    /// Counts the answer for `url`, asked by the app `context` describes (`/open`, a batch).
+    @inline(__always)
+    func record(url: String, context: RequestContext, routeID: String?, firedRuleIDs: [String], status: Int) {
+        lanes.current?.push(
+            AnalyticsEvent(
+                asker: .resolved(url: url, platform: context.platform, appVersion: context.appVersion), routeID: routeID,
+                firedRuleIDs: firedRuleIDs, status: status))
+    }
+
+    // MARK: - Folding and flushing (off the request path)
+
+    /// The start of the bucket holding `seconds`.
+    package func bucket(of seconds: Double) -> Int {
+        let size = settings.bucket.seconds
+        let whole = Int(seconds.rounded(.down))
+        return (whole >= 0 ? whole : whole - size + 1) / size * size
+    }
+
+    /// Counts every event the lanes hold into the current bucket.
+    package func fold() {
+        let bucket = bucket(of: clock())
+        tally.withLock { tally in
+            tally.dropped = lanes.drain { event in count(event, bucket: bucket, into: &tally.table) }
+        }
+    }
+
+    /// The keys one event counts under, and its orphan link.
+    private func count(_ event: consuming AnalyticsEvent, bucket: Int, into table: inout AnalyticsTable) {
+        let platform: String?
+        let appVersion: SemanticVersion?
+        let url: String?
+        switch event.asker {
+        case .request(let request):
+            let query = (try? ParsedURL.queryItems(ofRawQuery: request.query ?? "")) ?? []
+            let context = RequestContext(request: request, query: query, now: nil)
+            (platform, appVersion) = (context.platform, context.appVersion)
+            url = query.last { $0.name == "url" }?.value
+        case .resolved(let link, let asking, let version):
+            (platform, appVersion, url) = (asking, version, link)
+        }
+        let route = event.routeID ?? (event.status == 404 ? Self.unmatched : String(event.status))
+        table.add(1, bucket: bucket, .route, route)
+        table.add(1, bucket: bucket, .status, String(event.status))
+        table.add(1, bucket: bucket, .platform, Self.platformKey(platform))
+        table.add(1, bucket: bucket, .version, appVersion.map { String($0.major) } ?? Self.none)
+        for rule in event.firedRuleIDs { table.add(1, bucket: bucket, .rule, rule) }
+        if event.routeID == nil, event.status == 404, settings.orphansPerBucket > 0, let url, !url.isEmpty {
+            table.addOrphan(redaction.redact(url), bucket: bucket)
+        }
+    }
+
+    /// The route key of a link nothing matched.
+    package static let unmatched = "unmatched"
+    /// The key of a platform or version the request did not say.
+    package static let none = "none"
+
+    /// A platform as counted: the three the rules know, `other` for anything else (never the
+    /// raw value), `none` when not said.
+    static func platformKey(_ platform: String?) -> String {
+        guard let platform else { return none }
+        switch platform {
+        case "ios", "android", "web": return platform
+        default: return "other"
+        }
+    }
+
+    /// Folds, then adds what was counted since the last flush to the store as one flush (or
+    /// writes the flush that failed last time again, as it was).
+    ///
+    /// - Throws: ``AnalyticsStoreError`` when the store refused; the flush is kept for the next call.
+    package func flush() throws(AnalyticsStoreError) {
+        guard let store else { return }
+        fold()
+        try flushTurn.withLock { (_) throws(AnalyticsStoreError) in
+            let flush = tally.withLock { tally -> AnalyticsFlush? in
+                if let pending = tally.pending { return pending }
+                guard !tally.table.isEmpty else { return nil }
+                tally.sequence += 1
+                let flush = tally.table.flush(replica: replica, sequence: tally.sequence)
+                tally.table = AnalyticsTable(orphansPerBucket: settings.orphansPerBucket)
+                tally.pending = flush
+                return flush
+            }
+            guard let flush else { return }
+            do throws(AnalyticsStoreError) {
+                try store.write(flush)
+            } catch {
+                tally.withLock { $0.failedFlushes += 1 }
+                throw error
+            }
+            tally.withLock { $0.pending = nil }
+        }
+    }
+
+    /// Drops the buckets older than `retention_days` from the store.
+    package func prune() throws(AnalyticsStoreError) {
+        try store?.prune(before: oldestKept)
+    }
+
+    /// The start of the oldest bucket the retention keeps.
+    package var oldestKept: Int {
+        bucket(of: clock() - Double(settings.retentionDays * 86_400))
+    }
+
+    // MARK: - Reading
+
+    /// The counts of `dimension` in the buckets from `from` up to, not including, `to`: the
+    /// store's (every replica's) plus what this replica has not flushed yet, one per bucket and key.
+    package func counts(from: Int, to: Int, _ dimension: AnalyticsDimension) throws(AnalyticsStoreError) -> [AnalyticsCount] {
+        fold()
+        return try flushTurn.withLock { (_) throws(AnalyticsStoreError) -> [AnalyticsCount] in
+            var sum = AnalyticsTable(orphansPerBucket: settings.orphansPerBucket)
+            for count in try store?.counts(from: from, to: to, dimension) ?? [] {
+                sum.add(count.count, bucket: count.bucket, dimension, count.key)
+            }
+            tally.withLock { tally in
+                for count in tally.pending?.counts ?? [] where count.dimension == dimension && count.bucket >= from && count.bucket < to {
+                    sum.add(count.count, bucket: count.bucket, dimension, count.key)
+                }
+                for count in tally.table.counts(from: from, to: to, dimension) {
+                    sum.add(count.count, bucket: count.bucket, dimension, count.key)
+                }
+            }
+            return sum.counts(from: from, to: to, dimension)
+        }
+    }
+
+    /// The orphan links of the buckets from `from` up to, not including, `to`, one per bucket
+    /// and link, the store's plus what this replica has not flushed yet.
+    package func orphans(from: Int, to: Int) throws(AnalyticsStoreError) -> [OrphanCount] {
+        fold()
+        return try flushTurn.withLock { (_) throws(AnalyticsStoreError) -> [OrphanCount] in
+            var sum: [OrphanKey: Int] = [:]
+            for orphan in try store?.orphans(from: from, to: to) ?? [] {
+                sum[OrphanKey(bucket: orphan.bucket, link: orphan.link), default: 0] += orphan.count
+            }
+            tally.withLock { tally in
+                for orphan in tally.pending?.orphans ?? [] where orphan.bucket >= from && orphan.bucket < to {
+                    sum[OrphanKey(bucket: orphan.bucket, link: orphan.link), default: 0] += orphan.count
+                }
+                for orphan in tally.table.orphans(from: from, to: to) {
+                    sum[OrphanKey(bucket: orphan.bucket, link: orphan.link), default: 0] += orphan.count
+                }
+            }
+            return sum.map { OrphanCount(bucket: $0.key.bucket, link: $0.key.link, count: $0.value) }
+        }
+    }
+
+    private struct OrphanKey: Hashable {
+        var bucket: Int
+        var link: String
+    }
+
+    /// Appends the analytics series to a Prometheus text exposition.
+    package func renderMetrics(into out: inout String) {
+        let (dropped, failed) = tally.withLock { ($0.dropped, $0.failedFlushes) }
+        out += "# HELP switchboard_analytics_dropped_total Resolutions not counted in analytics because a thread's lane was full.\n"
+        out += "# TYPE switchboard_analytics_dropped_total counter\nswitchboard_analytics_dropped_total \(dropped)\n"
+        out += "# HELP switchboard_analytics_flush_failures_total Analytics flushes the store refused (written again at the next flush).\n"
+        out += "# TYPE switchboard_analytics_flush_failures_total counter\nswitchboard_analytics_flush_failures_total \(failed)\n"
+    }
+}
