@@ -30,9 +30,10 @@ package struct ServingParts: Sendable {
     /// - Parameters:
     ///   - environment: where admin tokens are read (again at every reload).
     ///   - clock: the time for conditional rules, in seconds since the Unix epoch.
+    ///   - certificates: the TLS listeners' certificates, which every reload reads again.
     package init(
         loaded: SnapshotLoader.Loaded, configDirectory: String, environment: @escaping @Sendable () -> [String: String],
-        logger: Logger, clock: @escaping @Sendable () -> Double
+        logger: Logger, clock: @escaping @Sendable () -> Double, certificates: ListenerCertificates = ListenerCertificates()
     ) {
         let settings = loaded.snapshot.config.settings
         metrics = Metrics(routeSeriesLimit: settings.metricsRouteSeries)
@@ -42,7 +43,7 @@ package struct ServingParts: Sendable {
         let tokens = AdminTokenHolder(settings: settings, environment: environment, logger: logger)
         reloader = Reloader(
             configDirectory: configDirectory, holder: holder, metrics: metrics, reclaimer: reclaimer, adminTokens: tokens,
-            logger: logger)
+            certificates: certificates, logger: logger)
         writer = AdminWriter(holder: holder, store: loaded.store, metrics: metrics, reclaimer: reclaimer, logger: logger)
         readiness = Readiness()
         context = ServerContext(
