@@ -10,8 +10,10 @@
 #   through Selenium).
 # - valgrind: counts the instructions of a resolve for scripts/check-thresholds.sh.
 # - python3-venv: scripts/python-tools.sh, where python3 is Debian's own.
+# - openssl: makes the throwaway certificates of the TLS tests (curl, which they use as the client, is
+#   installed by scripts/install-deps.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-extra=(postgresql kotlin debootstrap chromium chromium-driver valgrind)
+extra=(postgresql kotlin debootstrap chromium chromium-driver valgrind openssl)
 python3 -c 'import venv, ensurepip' 2>/dev/null || extra+=(python3-venv)
 exec scripts/install-deps.sh "${extra[@]}"

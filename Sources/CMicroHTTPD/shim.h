@@ -8,12 +8,17 @@
  * or awkward gets a `static inline`, `sb_mhd_`-prefixed, fixed-arity wrapper
  * here; results are normalised to `int` (1 = yes/success, 0 = no/failure).
  * No logic lives here beyond forwarding and casts.
+ *
+ * GnuTLS is libmicrohttpd's TLS library: its headers come in here too, for the
+ * certificate callback that hands each handshake the current certificate.
  */
 #include <stdint.h>
 #include <stddef.h>
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
+#include <gnutls/gnutls.h>
+#include <gnutls/abstract.h>
 
 /* ---- Starting a daemon ------------------------------------------------- */
 
@@ -38,6 +43,31 @@ sb_mhd_start_daemon(unsigned int flags,
                                the very first option, and the array itself is not counted. */
                             MHD_OPTION_ARRAY, options,
                             MHD_OPTION_SOCK_ADDR, address,
+                            MHD_OPTION_END);
+}
+
+/*
+ * Starts a TLS daemon (`flags` must hold MHD_USE_TLS): as `sb_mhd_start_daemon`, and
+ * GnuTLS asks `certificate` for the certificate of every handshake
+ * (MHD_OPTION_HTTPS_CERT_CALLBACK), so that a replaced one is served to new connections.
+ * The option is passed here rather than in the array, whose handling of it differs
+ * between libmicrohttpd versions.
+ */
+static inline struct MHD_Daemon *
+sb_mhd_start_tls_daemon(unsigned int flags,
+                        uint16_t port,
+                        const struct sockaddr *address,
+                        MHD_AccessHandlerCallback handler,
+                        void *handler_context,
+                        const struct MHD_OptionItem *options,
+                        gnutls_certificate_retrieve_function2 *certificate)
+{
+    return MHD_start_daemon(flags, port,
+                            NULL, NULL,
+                            handler, handler_context,
+                            MHD_OPTION_ARRAY, options,
+                            MHD_OPTION_SOCK_ADDR, address,
+                            MHD_OPTION_HTTPS_CERT_CALLBACK, certificate,
                             MHD_OPTION_END);
 }
 
@@ -180,6 +210,13 @@ sb_mhd_connection_socket_context(struct MHD_Connection *connection)
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     return (NULL == info) ? NULL : info->socket_context;
+}
+
+/** The libmicrohttpd connection a GnuTLS session belongs to (MHD sets it as the session's pointer). */
+static inline struct MHD_Connection *
+sb_mhd_connection_of_tls_session(gnutls_session_t session)
+{
+    return (struct MHD_Connection *) gnutls_session_get_ptr(session);
 }
 
 /* ---- Responses ------------------------------------------------------------ */

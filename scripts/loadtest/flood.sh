@@ -3,7 +3,11 @@
 # while probes measure whether /healthz and /resolve are still answered and how fast.
 #
 #   scripts/loadtest/flood.sh [BINARY]        (default .build/release/switchboard)
+#   ADMIN_PORT=18482 IDLE=2000 scripts/loadtest/flood.sh   (BENCHMARKS.md "Probes during a flood")
 #
+# With ADMIN_PORT the server also has an admin listener there (admin_listen, on a copy of
+# config/): the flood goes to the public port only, and /healthz and /readyz are probed on the
+# admin port as well, where an orchestrator's probes and Prometheus go.
 # Loopback only; at most IDLE + SLOW connections; stops by itself after DURATION seconds
 # (and kills the server it started). Prints one summary line per probe path.
 set -euo pipefail
@@ -15,9 +19,17 @@ SLOW=${SLOW:-200}         # clients sending one header byte per second
 DURATION=${DURATION:-20}  # seconds of probing
 [ "$IDLE" -le 4000 ] && [ "$SLOW" -le 1000 ] && [ "$DURATION" -le 120 ] || { echo "bounds exceeded" >&2; exit 2; }
 
+ADMIN_PORT=${ADMIN_PORT:-}  # empty: one listener, as configured in config/
+
 ulimit -n 8192 2>/dev/null || true
 work=$(mktemp -d)
-"$BINARY" serve --config config --listen "127.0.0.1:$PORT" >"$work/server.log" 2>&1 &
+config=config
+if [ -n "$ADMIN_PORT" ]; then
+    config=$work/config
+    cp -R config "$config"
+    printf '\nadmin_listen: "127.0.0.1:%s"\n' "$ADMIN_PORT" >>"$config/switchboard.yaml"
+fi
+"$BINARY" serve --config "$config" --listen "127.0.0.1:$PORT" >"$work/server.log" 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 100); do
@@ -25,17 +37,17 @@ for _ in $(seq 100); do
     sleep 0.1
 done
 
-python3 - "$PORT" "$IDLE" "$SLOW" "$DURATION" <<'EOF'
+python3 - "$PORT" "$IDLE" "$SLOW" "$DURATION" "${ADMIN_PORT:-0}" <<'EOF'
 import socket, sys, threading, time
 
-port, idle, slow, duration = (int(a) for a in sys.argv[1:5])
+port, idle, slow, duration, admin_port = (int(a) for a in sys.argv[1:6])
 stop = time.monotonic() + duration
 held = []
 
-def connect():
+def connect(to=port):
     s = socket.socket()
     s.settimeout(2)
-    s.connect(("127.0.0.1", port))
+    s.connect(("127.0.0.1", to))
     return s
 
 for _ in range(idle):
@@ -59,10 +71,11 @@ threads = [threading.Thread(target=trickle, daemon=True) for _ in range(slow)]
 for t in threads:
     t.start()
 
-def probe(path):
+def probe(target):
+    to, path = target
     start = time.monotonic()
     try:
-        s = connect()
+        s = connect(to)
         s.sendall(("GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" % path).encode())
         data = b""
         while not data.endswith(b"}") and len(data) < 65536:
@@ -76,24 +89,35 @@ def probe(path):
         status = 0
     return status, time.monotonic() - start
 
-results = {"/healthz": [], "/resolve?url=shopapp://product/1": []}
+targets = [(port, "/healthz"), (port, "/resolve?url=shopapp://product/1")]
+if admin_port:
+    targets += [(admin_port, "/healthz"), (admin_port, "/readyz")]
+results = {target: [] for target in targets}
 time.sleep(1)
-while time.monotonic() < stop:
-    for path in results:
-        results[path].append(probe(path))
-    time.sleep(0.2)
+
+# One prober per target, so that a slow answer on one listener never thins the other's samples.
+def prober(target):
+    while time.monotonic() < stop:
+        results[target].append(probe(target))
+        time.sleep(0.1)
+probers = [threading.Thread(target=prober, args=(target,)) for target in targets]
+for t in probers:
+    t.start()
+for t in probers:
+    t.join()
 for t in threads:
     t.join(timeout=3)
 
 print("idle connections opened: %d; slow clients closed by the server: %d of %d" % (opened_idle, slow_closed[0], slow))
-for path, rows in results.items():
+for (to, path), rows in results.items():
     statuses = {}
     for status, _ in rows:
         statuses[status] = statuses.get(status, 0) + 1
     answered = sorted(t for s, t in rows if s)
     p50 = answered[len(answered) // 2] * 1000 if answered else float("nan")
     p99 = answered[min(len(answered) - 1, int(len(answered) * 0.99))] * 1000 if answered else float("nan")
-    print("%-36s probes %3d  statuses %s  answered p50 %.1f ms  p99 %.1f ms" % (path, len(rows), statuses, p50, p99))
+    listener = "admin" if to == admin_port else "public"
+    print("%-6s %-36s probes %3d  statuses %s  answered p50 %.1f ms  p99 %.1f ms" % (listener, path, len(rows), statuses, p50, p99))
 for s in held:
     s.close()
 EOF

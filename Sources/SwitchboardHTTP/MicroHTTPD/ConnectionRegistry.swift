@@ -53,14 +53,31 @@ final class ConnectionRegistry: Sendable {
         private let deadline: Atomic<UInt64>
         /// A duplicate of ``socket`` kept for a close in stages (RFC 9112 §9.6), or -1.
         let lingeringSocket = Atomic<Int32>(-1)
+        /// Where a TLS listener's certificate comes from (`nil` for plain HTTP).
+        private let servedCertificate: ServedCertificate?
+        /// The certificate this connection's handshake was given, kept while the connection is
+        /// open: GnuTLS uses it without a copy.
+        private let presentedCertificate = Mutex<TLSCertificate?>(nil)
 
         static let expired = UInt64.max
 
-        init(socket: Int32, client: String?, admission: Admission, deadline: UInt64) {
+        init(
+            socket: Int32, client: String?, admission: Admission, deadline: UInt64,
+            servedCertificate: ServedCertificate? = nil
+        ) {
             self.socket = socket
             self.client = client
             self.admission = admission
             self.deadline = Atomic(deadline)
+            self.servedCertificate = servedCertificate
+        }
+
+        /// The certificate for this connection's handshake: the one served now, kept with the
+        /// connection. `nil` for plain HTTP.
+        func certificateForHandshake() -> TLSCertificate? {
+            guard let certificate = servedCertificate?.current else { return nil }
+            presentedCertificate.withLock { $0 = certificate }
+            return certificate
         }
 
         /// Sets the deadline of the next request, unless the watchdog has taken over.
@@ -146,7 +163,7 @@ final class ConnectionRegistry: Sendable {
     var openCount: Int { state.withLock { $0.open.count } }
 
     /// A connection has opened: decides whether it is served and arms its first deadline.
-    func open(socket: Int32, client: String?) -> Connection {
+    func open(socket: Int32, client: String?, servedCertificate: ServedCertificate? = nil) -> Connection {
         let now = Self.now()
         return state.withLock { state in
             let admission: Admission
@@ -161,7 +178,8 @@ final class ConnectionRegistry: Sendable {
             }
             let grace = admission == .admitted ? limits.requestTimeout : limits.overLimitGrace
             let connection = Connection(
-                socket: socket, client: client, admission: admission, deadline: Self.time(after: grace, from: now))
+                socket: socket, client: client, admission: admission, deadline: Self.time(after: grace, from: now),
+                servedCertificate: servedCertificate)
             state.open[ObjectIdentifier(connection)] = connection
             return connection
         }

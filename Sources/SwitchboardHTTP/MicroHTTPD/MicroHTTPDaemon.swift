@@ -16,7 +16,10 @@
 //   callback saw: both set `client_aware` in 0.9.75);
 // - the per-connection closure (`socket_context`) is a `ConnectionRegistry.Connection`,
 //   retained when the connection-notify callback reports it open and released when it
-//   reports it closed (before MHD closes the socket).
+//   reports it closed (before MHD closes the socket);
+// - GnuTLS's certificate callback has no closure: it finds the connection through the
+//   session's pointer (MHD sets it to the connection), and the certificate through the
+//   connection's `socket_context`, which is set before the first handshake byte is read.
 
 import CMicroHTTPD
 import Synchronization
@@ -69,6 +72,8 @@ final class MicroHTTPDaemon: Sendable {
         case .threadPerConnection: flags |= MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_POLL.rawValue
         }
         if family == .ipv6 { flags |= MHD_USE_IPv6.rawValue }
+        let usesTLS = configuration.tls != nil
+        if usesTLS { flags |= MHD_USE_TLS.rawValue }
 
         let contextPointer = Unmanaged.passUnretained(context).toOpaque()
         var options: [MHD_OptionItem] = [
@@ -95,8 +100,12 @@ final class MicroHTTPDaemon: Sendable {
         let port = UInt16(clamping: configuration.port)
         let started: OpaquePointer? = options.withUnsafeBufferPointer { optionArray in
             SocketAddress.with(host: numericHost, port: port, family: family) { address in
-                sb_mhd_start_daemon(
-                    flags, port, address, microHTTPDaemonAccessHandler, contextPointer, optionArray.baseAddress)
+                usesTLS
+                    ? sb_mhd_start_tls_daemon(
+                        flags, port, address, microHTTPDaemonAccessHandler, contextPointer, optionArray.baseAddress,
+                        microHTTPDaemonPresentCertificate)
+                    : sb_mhd_start_daemon(
+                        flags, port, address, microHTTPDaemonAccessHandler, contextPointer, optionArray.baseAddress)
             }
         }
         guard let started else {
@@ -271,6 +280,27 @@ private func microHTTPDaemonAccessHandler(
         return .YES
     case .closeConnection: return .NO
     }
+}
+
+/// `gnutls_certificate_retrieve_function2` (`MHD_OPTION_HTTPS_CERT_CALLBACK`): hands a
+/// handshake the listener's current certificate and key. Returns 0, or -1 (the handshake
+/// fails) when the connection is not known.
+private func microHTTPDaemonPresentCertificate(
+    _ session: OpaquePointer?,
+    _ requestedAuthorities: UnsafePointer<gnutls_datum_t>?,
+    _ requestedAuthorityCount: Int32,
+    _ algorithms: UnsafePointer<gnutls_pk_algorithm_t>?,
+    _ algorithmCount: Int32,
+    _ chain: UnsafeMutablePointer<UnsafeMutablePointer<gnutls_pcert_st>?>?,
+    _ chainLength: UnsafeMutablePointer<UInt32>?,
+    _ key: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+    guard let session, let chain, let chainLength, let key,
+        let connection = sb_mhd_connection_of_tls_session(session),
+        let certificate = MicroHTTPDConnection(raw: connection).registered?.certificateForHandshake()
+    else { return -1 }
+    certificate.present(chain: chain, length: chainLength, key: key)
+    return 0
 }
 
 /// `MHD_OPTION_UNESCAPE_CALLBACK`: leaves the text as it is (its length is unchanged).

@@ -26,6 +26,8 @@ final class MicroHTTPDaemonContext: Sendable {
     let handler: HTTPServer.Handler
     let refusalResponder: @Sendable (HTTPRefusal) -> HTTPResponse
     let logger: Logger
+    /// The certificate of a TLS listener (`nil` for plain HTTP).
+    let servedCertificate: ServedCertificate?
     /// The requests in flight and the drain of a graceful shutdown.
     let drain = RequestDrain()
     /// The requests the application runs off MHD's threads, suspended meanwhile.
@@ -65,17 +67,21 @@ final class MicroHTTPDaemonContext: Sendable {
             of: registry.limits.keepAliveIdle + registry.limits.requestTimeout)
         self.probePaths = configuration.probePaths
         self.logger = logger
+        self.servedCertificate = configuration.tls
         self.refusalResponder = refusalResponder
         self.handler = handler
         self.offWorker = OffWorkerRequests(policy: offWorker, handler: handler)
         let timeout = HTTPRefusal(
             status: 408, code: "request_timeout",
             message: "the request did not arrive within \(configuration.requestTimeout)")
+        // The watchdog writes its answers on the socket itself, past libmicrohttpd: on a TLS
+        // connection such bytes would break the stream, so there it only closes.
+        let plain = configuration.tls == nil
         self.watchdog = ConnectionWatchdog(
             registry: registry,
-            timeoutAnswer: Self.respond(to: timeout, with: refusalResponder).closingWireBytes,
-            overLimitAnswer: Self.respond(to: Self.overLimitRefusal(.serverFull), with: refusalResponder)
-                .closingWireBytes,
+            timeoutAnswer: plain ? Self.respond(to: timeout, with: refusalResponder).closingWireBytes : [],
+            overLimitAnswer: plain
+                ? Self.respond(to: Self.overLimitRefusal(.serverFull), with: refusalResponder).closingWireBytes : [],
             maxLingeringBytes: configuration.maxDiscardedBodySize)
     }
 
@@ -126,7 +132,8 @@ final class MicroHTTPDaemonContext: Sendable {
     /// A connection has opened: registers it, deciding whether it is within the limits. The
     /// caller keeps the record with the connection until ``connectionClosed(_:)``.
     func connectionOpened(_ connection: MicroHTTPDConnection) -> ConnectionRegistry.Connection {
-        let registered = registry.open(socket: connection.socket, client: connection.clientAddress)
+        let registered = registry.open(
+            socket: connection.socket, client: connection.clientAddress, servedCertificate: servedCertificate)
         if registered.admission != .admitted {
             logger.notice(
                 "connection over the limit: its request gets 503",

@@ -106,6 +106,7 @@ package final class HTTPServer: Service, Sendable {
                 "threading": "\(configuration.threadingMode)",
                 "threads": "\(configuration.threadingMode == .threadPerConnection ? 0 : configuration.threadPoolSize)",
                 "maxConnections": "\(configuration.maxConnections)",
+                "tls": "\(configuration.tls != nil)",
             ])
     }
 

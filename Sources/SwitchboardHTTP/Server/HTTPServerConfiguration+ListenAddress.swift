@@ -76,7 +76,7 @@ extension HTTPServerConfiguration {
     }
 
     /// The numeric address to bind: `localhost` means `127.0.0.1`.
-    static func numericHost(_ host: String) -> String {
+    package static func numericHost(_ host: String) -> String {
         host.lowercased() == "localhost" ? "127.0.0.1" : host
     }
 

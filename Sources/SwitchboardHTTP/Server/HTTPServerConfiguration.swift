@@ -63,6 +63,9 @@ package struct HTTPServerConfiguration: Sendable {
     /// How long a graceful shutdown lets requests in flight finish before closing their
     /// connections (default 10 s).
     package var shutdownGrace: Duration
+    /// The certificate served over HTTPS, replaceable while serving; `nil` (the default)
+    /// serves plain HTTP.
+    package var tls: ServedCertificate?
 
     /// The most of ``maxConnections`` one `poll` worker is given by default.
     ///
@@ -100,7 +103,8 @@ package struct HTTPServerConfiguration: Sendable {
         maxURLLength: Int = 8 * 1024,
         maxBodySize: Int = 1024 * 1024,
         maxDiscardedBodySize: Int = 4 * 1024 * 1024,
-        shutdownGrace: Duration = .seconds(10)
+        shutdownGrace: Duration = .seconds(10),
+        tls: ServedCertificate? = nil
     ) {
         self.host = host
         self.port = port
@@ -116,6 +120,7 @@ package struct HTTPServerConfiguration: Sendable {
         self.maxBodySize = maxBodySize
         self.maxDiscardedBodySize = maxDiscardedBodySize
         self.shutdownGrace = shutdownGrace
+        self.tls = tls
     }
 
     /// Creates a configuration listening on a `host:port` string, other settings default.

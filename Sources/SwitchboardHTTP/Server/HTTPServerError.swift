@@ -14,6 +14,7 @@ package struct HTTPServerError: Error, Sendable, CustomStringConvertible {
             case startFailed = "start_failed"
             case invalidState = "invalid_state"
             case responseRejected = "response_rejected"
+            case invalidCertificate = "invalid_certificate"
         }
 
         private let value: Value
@@ -29,6 +30,9 @@ package struct HTTPServerError: Error, Sendable, CustomStringConvertible {
         package static let invalidState = Code(.invalidState)
         /// libmicrohttpd refused a response the handler built (bad header, bad status).
         package static let responseRejected = Code(.responseRejected)
+
+        /// A TLS certificate or key that does not parse, or a key that is not the certificate's.
+        package static let invalidCertificate = Code(.invalidCertificate)
 
         /// The code as `snake_case` text.
         package var description: String { value.rawValue }

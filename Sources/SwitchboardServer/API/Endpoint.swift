@@ -11,6 +11,15 @@ struct Endpoint: Sendable {
         case admin(AdminRole)
     }
 
+    /// Who the endpoint is for, which decides the listener that answers it (``ListenerScope``).
+    enum Audience: Sendable, Equatable {
+        /// Apps, browsers and probes: on the public listener.
+        case everyone
+        /// Operators and their tools (the admin API, the console, metrics, the API document):
+        /// only on the admin listener when one is set.
+        case operators
+    }
+
     /// Answers a request, given the body buffer the HTTP server lent the request's thread
     /// (empty): an endpoint may write its body there and answer with it.
     typealias Handler = @Sendable (_ request: APIRequest, _ body: inout [UInt8]) throws(APIError) -> HTTPResponse
@@ -18,6 +27,8 @@ struct Endpoint: Sendable {
     /// The label of its metrics series (`resolve`, `admin`, …): fixed, never the raw path.
     let name: String
     let access: Access
+    /// Who it is for: ``Audience-swift.enum/operators`` for every endpoint that asks for a token.
+    let audience: Audience
     /// The error code of a malformed query string (`invalid_url` where the only parameter
     /// that matters is the URL).
     let malformedQueryCode: String
@@ -30,11 +41,12 @@ struct Endpoint: Sendable {
 
     /// An endpoint that writes its body into the lent buffer (`GET /resolve`).
     init(
-        _ name: String, access: Access = .open, malformedQueryCode: String = "invalid_query", checksQuery: Bool = false,
-        writing handle: @escaping Handler
+        _ name: String, access: Access = .open, audience: Audience = .everyone, malformedQueryCode: String = "invalid_query",
+        checksQuery: Bool = false, writing handle: @escaping Handler
     ) {
         self.name = name
         self.access = access
+        self.audience = access == .open ? audience : .operators
         self.malformedQueryCode = malformedQueryCode
         self.checksQuery = checksQuery
         self.handle = handle
@@ -42,10 +54,10 @@ struct Endpoint: Sendable {
 
     /// An endpoint that makes its own body.
     init(
-        _ name: String, access: Access = .open, malformedQueryCode: String = "invalid_query",
+        _ name: String, access: Access = .open, audience: Audience = .everyone, malformedQueryCode: String = "invalid_query",
         handle: @escaping @Sendable (APIRequest) throws(APIError) -> HTTPResponse
     ) {
-        self.init(name, access: access, malformedQueryCode: malformedQueryCode) {
+        self.init(name, access: access, audience: audience, malformedQueryCode: malformedQueryCode) {
             (request: APIRequest, _: inout [UInt8]) throws(APIError) -> HTTPResponse in try handle(request)
         }
     }

@@ -37,6 +37,10 @@ struct EndpointTable: Sendable {
 
         var names: [String] { entries.map(\.method) }
         var endpoints: [Endpoint] { entries.map(\.endpoint) }
+        /// Operators when any method of the path is for them: a listener serves a path whole.
+        var audience: Endpoint.Audience {
+            entries.contains { $0.endpoint.audience == .operators } ? .operators : .everyone
+        }
     }
 
     init(authorization: AdminAuthorization) {
@@ -50,11 +54,15 @@ struct EndpointTable: Sendable {
 
     /// The endpoint's label and the response for `request`, answered against `snapshot`.
     ///
-    /// - Parameter body: the body buffer the HTTP server lent the request's thread (empty),
-    ///   handed to the endpoint.
-    func respond(to request: HTTPRequest, snapshot: Snapshot, body: inout [UInt8]) -> (endpoint: String, response: HTTPResponse) {
+    /// - Parameters:
+    ///   - scope: the endpoints the listener that read the request answers; the others are `404`.
+    ///   - body: the body buffer the HTTP server lent the request's thread (empty), handed to
+    ///     the endpoint.
+    func respond(
+        to request: HTTPRequest, snapshot: Snapshot, scope: ListenerScope = .all, body: inout [UInt8]
+    ) -> (endpoint: String, response: HTTPResponse) {
         do throws(APIError) {
-            return try dispatch(request, snapshot: snapshot, body: &body)
+            return try dispatch(request, snapshot: snapshot, scope: scope, body: &body)
         } catch {
             return (request.path.hasPrefix(Self.adminPrefix) ? "admin" : "not_found", error.response)
         }
@@ -66,11 +74,16 @@ struct EndpointTable: Sendable {
         return respond(to: request, snapshot: snapshot, body: &body)
     }
 
-    private func dispatch(_ request: HTTPRequest, snapshot: Snapshot, body: inout [UInt8]) throws(APIError) -> (
-        endpoint: String, response: HTTPResponse
-    ) {
+    private func dispatch(
+        _ request: HTTPRequest, snapshot: Snapshot, scope: ListenerScope, body: inout [UInt8]
+    ) throws(APIError) -> (endpoint: String, response: HTTPResponse) {
         let isAdminPath = request.path == Self.adminPrefix || request.path.hasPrefix(Self.adminPrefix + "/")
         let found = lookUp(request.path)
+        // An endpoint of another listener does not exist here: the same 404 as an unknown path,
+        // and for an admin path that 404 comes before any token is asked for.
+        guard scope.serves(isAdminPath ? .operators : found?.methods.audience ?? .everyone) else {
+            throw Self.notFound(request.path)
+        }
         let method = request.method == "HEAD" && found?.methods["HEAD"] == nil ? "GET" : request.method
         let endpoint = found?.methods[method]
         // Admin paths say nothing (not even 404 or 405) to a caller without a token. The role
@@ -80,9 +93,7 @@ struct EndpointTable: Sendable {
         if isAdminPath {
             token = try authorization.authenticate(request, needed: Self.neededRole(endpoint, method: method))
         }
-        guard let (methods, pathID) = found else {
-            throw APIError(status: 404, code: "not_found", message: "no endpoint at \(request.path); see /openapi.yaml")
-        }
+        guard let (methods, pathID) = found else { throw Self.notFound(request.path) }
         guard let endpoint else {
             let allowed = Self.allowedMethods(methods)
             let refusal = APIError(
@@ -115,6 +126,10 @@ struct EndpointTable: Sendable {
         } catch {
             return (endpoint.name, error.response)
         }
+    }
+
+    private static func notFound(_ path: String) -> APIError {
+        APIError(status: 404, code: "not_found", message: "no endpoint at \(path); see /openapi.yaml")
     }
 
     /// The role a call needs: the endpoint's, else reading for `GET`/`HEAD` and writing for

@@ -37,7 +37,7 @@ package struct SwitchboardAPI: Sendable {
         table.add("GET", "/readyz", Endpoint("readyz") { _ in health.readyz() })
         table.add(
             "GET", "/metrics",
-            Endpoint("metrics") { _ in
+            Endpoint("metrics", audience: .operators) { _ in
                 var text = metrics.render()
                 context.trafficSample.renderMetrics(into: &text)
                 context.analytics?.renderMetrics(into: &text)
@@ -45,21 +45,23 @@ package struct SwitchboardAPI: Sendable {
             })
         table.add(
             "GET", "/openapi.yaml",
-            Endpoint("openapi") { _ in
+            Endpoint("openapi", audience: .operators) { _ in
                 HTTPResponse(status: 200, headers: [("Content-Type", "application/yaml; charset=utf-8")], body: openAPIDocument)
             })
         AdminEndpoints.register(into: &table, context: context)
         let console = ConsoleEndpoint(context: context)
-        table.add("GET", "/console", Endpoint("console", handle: console.page))
-        table.add("GET", "/console/{id}", Endpoint("console", handle: console.file))
+        table.add("GET", "/console", Endpoint("console", audience: .operators, handle: console.page))
+        table.add("GET", "/console/{id}", Endpoint("console", audience: .operators, handle: console.file))
         self.table = table
     }
 
-    /// Answers one request; called concurrently from the HTTP server's threads.
+    /// Answers one request; called concurrently from the HTTP servers' threads.
     ///
-    /// - Parameter body: the body buffer the HTTP server lent the request's thread (empty): an
-    ///   endpoint may write its body there and answer with it (``HTTPServer/Handler``).
-    package func handle(_ request: HTTPRequest, body: inout [UInt8]) -> HTTPResponse {
+    /// - Parameters:
+    ///   - body: the body buffer the HTTP server lent the request's thread (empty): an endpoint
+    ///     may write its body there and answer with it (``HTTPServer/Handler``).
+    ///   - scope: the endpoints the listener that read the request answers.
+    package func handle(_ request: HTTPRequest, body: inout [UInt8], scope: ListenerScope = .all) -> HTTPResponse {
         let started = Self.monotonicSeconds()
         // One read of the snapshot per request: every reader of it retains the same object, and
         // its reference count is shared by every worker thread.
@@ -68,12 +70,12 @@ package struct SwitchboardAPI: Sendable {
         var response: HTTPResponse
         if request.method != "OPTIONS", snapshot.config.settings.corsAllowedOrigins.isEmpty {
             // Without origins to allow and without a preflight, no answer gets a CORS header.
-            (endpoint, response) = table.respond(to: request, snapshot: snapshot, body: &body)
+            (endpoint, response) = table.respond(to: request, snapshot: snapshot, scope: scope, body: &body)
         } else {
             let cors = CORSPolicy(allowedOrigins: snapshot.config.settings.corsAllowedOrigins)
             (endpoint, response) =
                 cors.preflight(request).map { ("cors_preflight", $0) }
-                ?? table.respond(to: request, snapshot: snapshot, body: &body)
+                ?? table.respond(to: request, snapshot: snapshot, scope: scope, body: &body)
             response = cors.decorate(response, for: request)
         }
         let seconds = Self.monotonicSeconds() - started

@@ -32,9 +32,11 @@ package struct ServingParts: Sendable {
     ///   - environment: where admin tokens are read (again at every reload).
     ///   - clock: the time for conditional rules, in seconds since the Unix epoch.
     ///   - analyticsStore: where analytics are kept (`nil`: in memory only).
+    ///   - certificates: the TLS listeners' certificates, which every reload reads again.
     package init(
         loaded: SnapshotLoader.Loaded, configDirectory: String, environment: @escaping @Sendable () -> [String: String],
-        logger: Logger, clock: @escaping @Sendable () -> Double, analyticsStore: (any AnalyticsStore)? = nil
+        logger: Logger, clock: @escaping @Sendable () -> Double, analyticsStore: (any AnalyticsStore)? = nil,
+        certificates: ListenerCertificates = ListenerCertificates()
     ) {
         let settings = loaded.snapshot.config.settings
         metrics = Metrics(routeSeriesLimit: settings.metricsRouteSeries)
@@ -44,7 +46,7 @@ package struct ServingParts: Sendable {
         let tokens = AdminTokenHolder(settings: settings, environment: environment, logger: logger)
         reloader = Reloader(
             configDirectory: configDirectory, holder: holder, metrics: metrics, reclaimer: reclaimer, adminTokens: tokens,
-            logger: logger)
+            certificates: certificates, logger: logger)
         writer = AdminWriter(holder: holder, store: loaded.store, metrics: metrics, reclaimer: reclaimer, logger: logger)
         readiness = Readiness()
         context = ServerContext(

@@ -18,7 +18,9 @@ import UnixSignals
 ///   ``StoreProbe`` reports whether it answers;
 /// - ``ConfigWatcher``: asks for a reload when the config directory changes;
 /// - ``ReloadService``: runs the reloads the watcher and `SIGHUP` ask for;
-/// - the `HTTPServer`: answers requests through ``SwitchboardAPI``;
+/// - the `HTTPServer`s: the public listener and, when `admin_listen` is set, the admin
+///   listener, each answering through the one ``SwitchboardAPI`` the endpoints its
+///   ``ListenerScope`` names;
 /// - ``ReadinessService``: says when the whole is ready, and stops being ready first.
 ///
 /// `SIGTERM` and `SIGINT` shut the group down gracefully; `SIGHUP` reloads the config.
@@ -30,8 +32,10 @@ package final class SwitchboardApplication: Sendable {
 
     /// What the endpoints use: the snapshot holder, the metrics, the writers.
     package let context: ServerContext
-    /// The HTTP server, bound already.
+    /// The HTTP server of `listen`, bound already.
     package let server: HTTPServer
+    /// The HTTP server of `admin_listen`, bound already; `nil` when the one listener serves all.
+    package let adminServer: HTTPServer?
     private let group: ServiceGroup
     private let logger: Logger
 
@@ -84,18 +88,56 @@ package final class SwitchboardApplication: Sendable {
         } catch {
             throw StartupError(description: "the analytics store cannot be opened: \(error)")
         }
+        let certificates: ListenerCertificates
+        do {
+            certificates = try ListenerCertificates(settings: settings)
+        } catch {
+            throw StartupError(description: "the TLS certificates cannot be served:\n\(error)")
+        }
         let parts = ServingParts(
             loaded: loaded, configDirectory: configDirectory, environment: environment, logger: logger, clock: clock,
-            analyticsStore: analyticsStore)
+            analyticsStore: analyticsStore, certificates: certificates)
         let (holder, writer, api) = (parts.holder, parts.writer, parts.api)  // what the closures below keep
         let executor = BlockingExecutor(
             name: "sb-blocking", threads: Self.blockingThreads, queueLimit: Self.blockingQueueLimit)
+        let offWorker = OffWorkerPolicy(executor: executor, appliesTo: SwitchboardAPI.runsOffWorker)
+        var listeners = settings
+        listeners.listen = listen ?? settings.listen
+        if let problem = listeners.listenersProblem { throw StartupError(description: problem) }
+        var publicConfiguration = try Self.httpConfiguration(settings: settings, listen: listen)
+        publicConfiguration.tls = certificates.publicCertificate
+        let adminConfiguration = try settings.adminListen.map { adminListen in
+            try Self.adminHTTPConfiguration(
+                listen: adminListen, tls: certificates.adminCertificate, beside: publicConfiguration)
+        }
+        let publicScope: ListenerScope = adminConfiguration == nil ? .all : .publicOnly
         let server = try HTTPServer(
-            configuration: Self.httpConfiguration(settings: settings, listen: listen), logger: logger,
-            refusalResponder: SwitchboardAPI.refusalResponse,
-            offWorker: OffWorkerPolicy(executor: executor, appliesTo: SwitchboardAPI.runsOffWorker)
-        ) { api.handle($0, body: &$1) }
+            configuration: publicConfiguration, logger: logger, refusalResponder: SwitchboardAPI.refusalResponse,
+            offWorker: offWorker
+        ) { api.handle($0, body: &$1, scope: publicScope) }
+        let adminServer = try adminConfiguration.map { configuration in
+            try HTTPServer(
+                configuration: configuration, logger: logger, refusalResponder: SwitchboardAPI.refusalResponse,
+                offWorker: offWorker
+            ) { api.handle($0, body: &$1, scope: .all) }
+        }
         try server.start()
+        do {
+            try adminServer?.start()
+        } catch {
+            server.stopNow()
+            throw error
+        }
+        if adminServer == nil, !parts.context.adminTokens.current.isEmpty,
+            !Self.isLoopback(host: publicConfiguration.host)
+        {
+            logger.warning(
+                """
+                the admin API answers on a listener that is not loopback: set admin_listen to a loopback or \
+                internal address to keep /admin, /console and /metrics off the public port
+                """,
+                metadata: ["listen": "\(publicConfiguration.listenDescription)"])
+        }
 
         let reloads = ReloadService(
             reloader: parts.reloader, hangups: signals?.hangups, logger: logger)
@@ -104,17 +146,20 @@ package final class SwitchboardApplication: Sendable {
         }
         let drain = Duration.seconds(drainSeconds ?? settings.drainSeconds)
         let readinessService = ReadinessService(readiness: parts.readiness, drainPeriod: drain, logger: logger) {
-            [server, logger] in
+            [server, adminServer, logger] in
             let snapshot = holder.current
+            var addresses: Logger.Metadata = ["address": "\(server.configuration.host):\(server.boundPort)"]
+            if let adminServer {
+                addresses["admin_address"] = "\(adminServer.configuration.host):\(adminServer.boundPort)"
+            }
             logger.notice(
                 "switchboard listening",
-                metadata: [
-                    "address": "\(server.configuration.host):\(server.boundPort)",
+                metadata: addresses.merging([
                     "routes": "\(snapshot.resolver.router.routes.count)",
                     "rules": "\(snapshot.resolver.rewriter.rules.count)",
                     "admin_version": "\(snapshot.admin.version)",
                     "store": "\(writer.store.location)",
-                ])
+                ]) { $1 })
         }
         // The executor shuts down after everything that uses it: the HTTP server and the probe.
         var services: [any Service] = [parts.reclaimer, executor]
@@ -128,11 +173,13 @@ package final class SwitchboardApplication: Sendable {
                     logger: logger),
             ]
         }
-        services += [watcher, reloads, server, readinessService]
+        // Both listeners drain together: the group tells them after readiness, one after the other.
+        services += [watcher, reloads, server] + (adminServer.map { [$0] } ?? []) + [readinessService]
         self.group = ServiceGroup(
             services: services, gracefulShutdownSignals: signals == nil ? [] : ProcessSignals.shutdown, logger: logger)
         self.context = parts.context
         self.server = server
+        self.adminServer = adminServer
         self.logger = logger
         // The startup config is gone by now: hand its memory back before serving.
         MemoryReclaimer.returnFreedMemory()
@@ -156,6 +203,33 @@ package final class SwitchboardApplication: Sendable {
     /// Jobs that may wait for one of those threads; past them a request gets `503 server_busy`
     /// at once.
     private static let blockingQueueLimit = 64
+
+    /// Connections the admin listener serves at once: operators, probes and Prometheus need a
+    /// few, and a limit of its own keeps a flood of the public port from reaching them.
+    static let adminMaxConnections = 64
+    /// Worker threads of the admin listener.
+    static let adminThreads = 2
+
+    /// The admin listener's settings: `admin_listen` and `admin_tls`, its own connection limits
+    /// and threads, and the public listener's request limits and timeouts.
+    private static func adminHTTPConfiguration(
+        listen: String, tls: ServedCertificate?, beside publicConfiguration: HTTPServerConfiguration
+    ) throws -> HTTPServerConfiguration {
+        var configuration = publicConfiguration
+        let address = try HTTPServerConfiguration.parseListenAddress(listen)
+        (configuration.host, configuration.port) = (address.host, address.port)
+        configuration.tls = tls
+        configuration.maxConnections = adminMaxConnections
+        configuration.maxConnectionsPerClient = adminMaxConnections
+        configuration.threadPoolSize = adminThreads
+        return configuration
+    }
+
+    /// Whether `host` is a loopback address (`127.0.0.0/8`, `::1`, `localhost`).
+    static func isLoopback(host: String) -> Bool {
+        let numeric = HTTPServerConfiguration.numericHost(host)
+        return numeric.hasPrefix("127.") || numeric == "::1"
+    }
 
     /// The HTTP settings of `switchboard.yaml`, with `listen` overridden when given.
     private static func httpConfiguration(settings: ServerSettings, listen: String?) throws -> HTTPServerConfiguration {

@@ -1,10 +1,18 @@
 import SwitchboardCore
+import SwitchboardHTTP
 
 /// `switchboard.yaml`: server settings. Every key is optional (design.md §2, §7); each is
 /// declared once, with whether it applies at start only, in ``keys``.
 package struct ServerSettings: Sendable, Hashable, KeyedSettings {
     /// `host:port` to listen on; port 0 picks a free port (logged).
     package var listen: String = "127.0.0.1:8080"
+    /// `host:port` of the admin listener; when set, the operator endpoints (`/admin/…`,
+    /// `/console`, `/metrics`, `/openapi.yaml`) answer only there (design.md §2 "Listeners and TLS").
+    package var adminListen: String?
+    /// The certificate and key `listen` serves HTTPS with; `nil` serves plain HTTP.
+    package var tls: TLSFiles?
+    /// The certificate and key `admin_listen` serves HTTPS with; `nil` serves plain HTTP.
+    package var adminTLS: TLSFiles?
     /// Custom URL schemes whose links are app links (compared lowercased).
     package var schemes: [String] = []
     /// Web domains whose `http(s)` links are app links (compared lowercased).
@@ -121,6 +129,9 @@ package struct ServerSettings: Sendable, Hashable, KeyedSettings {
     /// reports the `.atStart` ones a reload changes.
     static let keys: [SettingKey<ServerSettings>] = [
         .value("listen", \.listen, .atStart),
+        .optional("admin_listen", \.adminListen, .atStart, problem: listenAddressProblem),
+        .optional("tls", \.tls, .atStart),
+        .optional("admin_tls", \.adminTLS, .atStart),
         .value(
             "schemes", \.schemes, normalized: { $0.map { $0.lowercased() } },
             problem: { schemes in
@@ -171,5 +182,39 @@ package struct ServerSettings: Sendable, Hashable, KeyedSettings {
 
     package init(from decoder: any Decoder) throws {
         try self.init(decodingKeysOf: decoder)
+        if let problem = listenersProblem {
+            let container = try decoder.container(keyedBy: AnyCodingKey.self)
+            throw DecodingError.dataCorruptedError(
+                forKey: AnyCodingKey(stringValue: adminTLS != nil && adminListen == nil ? "admin_tls" : "admin_listen"),
+                in: container, debugDescription: problem)
+        }
+    }
+
+    /// What is wrong with a listen address as written, or `nil`.
+    private static func listenAddressProblem(_ text: String) -> String? {
+        do throws(HTTPServerError) {
+            _ = try HTTPServerConfiguration.parseListenAddress(text)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    /// What is wrong with the listeners taken together, or `nil`: an admin listener on the public
+    /// one's address would make the two one socket, and `admin_tls` needs an admin listener.
+    package var listenersProblem: String? {
+        if adminTLS != nil, adminListen == nil {
+            return "'admin_tls' is set but 'admin_listen' is not: set admin_listen (e.g. 127.0.0.1:9090) or remove admin_tls"
+        }
+        guard let adminListen,
+            let admin = try? HTTPServerConfiguration.parseListenAddress(adminListen),
+            let main = try? HTTPServerConfiguration.parseListenAddress(listen),
+            admin.port != 0, admin.port == main.port
+        else { return nil }
+        let hosts = [admin.host, main.host].map(HTTPServerConfiguration.numericHost)
+        // A wildcard address takes the port on every interface, the other host's included.
+        guard hosts[0] == hosts[1] || hosts.contains("0.0.0.0") || hosts.contains("::") else { return nil }
+        return "'admin_listen' (\(adminListen)) is the address of 'listen' (\(listen)): give the admin listener a "
+            + "port of its own, e.g. 127.0.0.1:9090"
     }
 }

@@ -22,15 +22,18 @@ package final class Reloader: Sendable {
     private let lastReload: Mutex<ReloadStatus>
     /// The settings the server started with (the start-only ones stay in force until a restart).
     private let startSettings: ServerSettings
+    /// The TLS listeners' certificates, read again at every reload.
+    private let certificates: ListenerCertificates
     /// How many routes a reload's decoding threads hand over at a time: small enough that
     /// registering starts early, large enough that handing over costs nothing.
     private static let routeChunkSize = 2048
 
     package init(
         configDirectory: String, holder: SnapshotHolder, metrics: Metrics, reclaimer: MemoryReclaimer,
-        adminTokens: AdminTokenHolder? = nil, logger: Logger
+        adminTokens: AdminTokenHolder? = nil, certificates: ListenerCertificates = ListenerCertificates(), logger: Logger
     ) {
         self.adminTokens = adminTokens
+        self.certificates = certificates
         self.configDirectory = configDirectory
         self.holder = holder
         self.metrics = metrics
@@ -66,8 +69,9 @@ package final class Reloader: Sendable {
             previousRewriter: running.resolver.rewriter)
     }
 
-    /// Re-reads the config directory and swaps in the new snapshot; on any problem keeps the
-    /// running snapshot and reports every issue. The logged duration ends when the new
+    /// Re-reads the config directory and the TLS certificates and swaps in the new snapshot and
+    /// certificates; on any problem keeps the running snapshot and certificates and reports
+    /// every issue. The logged duration ends when the new
     /// snapshot serves; the previous snapshot and the builder's tables are freed after, on the
     /// ``MemoryReclaimer``'s thread.
     ///
@@ -85,6 +89,7 @@ package final class Reloader: Sendable {
             do throws(ConfigIssues) {
                 let built = try Self.build(from: configDirectory, running: running)
                 leftovers = built.leftovers
+                let renewedCertificates = try certificates.readAgain()
                 adminTokens?.refresh(settings: built.snapshot.config.settings, logger: logger)
                 metrics.recordSnapshot(built.snapshot)
                 metrics.recordReload(succeeded: true, seconds: Self.seconds(since: started))
@@ -92,6 +97,7 @@ package final class Reloader: Sendable {
                 lastReload.withLock {
                     $0 = ReloadStatus(time: Date(), trigger: trigger, succeeded: true, issues: [], restartRequired: restart)
                 }
+                certificates.install(renewedCertificates)
                 return (built.snapshot, .success(built.snapshot))
             } catch {
                 metrics.recordReload(succeeded: false, seconds: Self.seconds(since: started))

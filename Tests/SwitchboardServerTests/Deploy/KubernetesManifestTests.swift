@@ -94,7 +94,8 @@ struct KubernetesManifestTests {
             let listen = try #require(argv.firstIndex(of: "--listen").map { argv[$0 + 1] }, "\(file): no --listen")
             let port = try #require(Int(listen.split(separator: ":").last ?? ""))
             let ports = (container["ports"] as? [[String: Any]] ?? []).compactMap { $0["containerPort"] as? Int }
-            #expect(ports == [port], "\(file): containerPort \(ports), --listen \(listen)")
+            let adminPort = try Self.adminPort()
+            #expect(ports == [port, adminPort], "\(file): containerPort \(ports), --listen \(listen), admin_listen \(adminPort)")
             #expect(image.exposed.contains(port), "\(file): \(port) is not EXPOSEd (\(image.exposed))")
         }
     }
@@ -131,11 +132,14 @@ struct KubernetesManifestTests {
         }
     }
 
-    @Test("the probes are /livez and /readyz on the container port, and a running server answers them")
+    @Test("the probes are /livez and /readyz on the admin listener's container port, and a running server answers them there")
     func probes() async throws {
-        let server = try await InProcessServer(config: .demo())
+        let config = try TestConfig.demo()
+        try config.writeSettings(try config.read("switchboard.yaml") + "admin_listen: \"127.0.0.1:0\"\n")
+        let server = try await InProcessServer(config: config)
         for (file, pod, container) in try Self.switchboardContainers() {
             let ports = (container["ports"] as? [[String: Any]] ?? [])
+            let adminPorts = ports.filter { $0["containerPort"] as? Int == (try? Self.adminPort()) }
             var paths: [String: String] = [:]
             for probe in ["startupProbe", "livenessProbe", "readinessProbe"] {
                 let get = try #require((container[probe] as? [String: Any])?["httpGet"] as? [String: Any], "\(file): no \(probe)")
@@ -143,9 +147,9 @@ struct KubernetesManifestTests {
                 paths[probe] = path
                 let port = get["port"]
                 #expect(
-                    ports.contains { $0["name"] as? String == port as? String || $0["containerPort"] as? Int == port as? Int },
-                    "\(file): \(probe) port \(String(describing: port)) is not a container port")
-                let response = try server.client().request("GET", path)
+                    adminPorts.contains { $0["name"] as? String == port as? String || $0["containerPort"] as? Int == port as? Int },
+                    "\(file): \(probe) port \(String(describing: port)) is not the admin listener's container port")
+                let response = try server.adminClient().request("GET", path)
                 #expect(response.status == 200, "\(file): \(probe) \(path): \(response.dump)")
             }
             #expect(paths["readinessProbe"] == "/readyz" && paths["livenessProbe"] == "/livez", "\(file): \(paths)")
@@ -180,6 +184,38 @@ struct KubernetesManifestTests {
                 #expect((secret?["stringData"] as? [String: Any])?[reference["key"] ?? ""] != nil, "\(file): \(reference)")
             }
         }
+    }
+
+    @Test("the public Service reaches only the public listener; the admin listener is a ClusterIP Service; Prometheus scrapes it")
+    func services() throws {
+        let services = try Self.manifests().filter { $0.document["kind"] as? String == "Service" }.map(\.document)
+        func spec(_ name: String) -> [String: Any] {
+            let service = services.first { ($0["metadata"] as? [String: Any])?["name"] as? String == name }
+            return service?["spec"] as? [String: Any] ?? [:]
+        }
+        func targets(_ spec: [String: Any]) -> [String] {
+            (spec["ports"] as? [[String: Any]] ?? []).compactMap { $0["targetPort"] as? String }
+        }
+        #expect(targets(spec("switchboard")) == ["http"])
+        #expect(targets(spec("switchboard-internal")) == ["admin"])
+        #expect((spec("switchboard-internal")["type"] as? String ?? "ClusterIP") == "ClusterIP")
+        let adminPort = try Self.adminPort()
+        for (file, _, container) in try Self.switchboardContainers() {
+            let named = (container["ports"] as? [[String: Any]] ?? []).first { $0["name"] as? String == "admin" }
+            #expect(named?["containerPort"] as? Int == adminPort, "\(file)")
+        }
+        for (file, document) in try Self.manifests() where document["kind"] as? String == "Deployment" {
+            let template = (document["spec"] as? [String: Any])?["template"] as? [String: Any]
+            let annotations = (template?["metadata"] as? [String: Any])?["annotations"] as? [String: String] ?? [:]
+            #expect(annotations["prometheus.io/port"] == "\(adminPort)", "\(file): \(annotations)")
+            #expect(annotations["prometheus.io/path"] == "/metrics", "\(file)")
+        }
+    }
+
+    /// The port of `admin_listen` in the ConfigMap.
+    static func adminPort() throws -> Int {
+        let adminListen = try #require(try configMapSettings()["admin_listen"] as? String, "the ConfigMap sets no admin_listen")
+        return try #require(Int(adminListen.split(separator: ":").last ?? ""))
     }
 
     /// `switchboard.yaml` of the ConfigMap.

@@ -37,13 +37,16 @@ final class InProcessServer: Sendable {
     private let task: Task<Void, any Error>
 
     var port: Int { application.server.boundPort }
+    /// The admin listener's port, when `admin_listen` is set.
+    var adminPort: Int? { application.adminServer?.boundPort }
 
     /// Starts the server and returns once it is serving and watching its config.
     /// - Parameter token: the admin token; `nil` leaves the variable unset (admin is 403).
     /// - Parameter environment: more environment variables (named admin tokens).
     /// - Parameter storeProbeInterval: how often a PostgreSQL store is probed.
+    /// - Parameter listen: the public listener's address.
     init(
-        config: TestConfig, token: String? = "t", environment extra: [String: String] = [:],
+        config: TestConfig, token: String? = "t", environment extra: [String: String] = [:], listen: String = "127.0.0.1:0",
         pollInterval: Duration = .milliseconds(200), storeProbeInterval: Duration = .milliseconds(500)
     ) async throws {
         self.config = config
@@ -54,7 +57,7 @@ final class InProcessServer: Sendable {
         let environment = TestEnvironment(variables)
         self.environment = environment
         let application = try SwitchboardApplication(
-            configDirectory: config.directory, listen: "127.0.0.1:0", environment: { environment.current },
+            configDirectory: config.directory, listen: listen, environment: { environment.current },
             pollInterval: pollInterval, storeProbeInterval: storeProbeInterval, signals: nil, logger: logger)
         self.application = application
         task = Task { try await application.run() }
@@ -72,11 +75,18 @@ final class InProcessServer: Sendable {
     deinit {
         task.cancel()
         application.server.stopNow()
+        application.adminServer?.stopNow()
     }
 
     /// A new keep-alive connection.
     func client(timeout: Duration = .seconds(10)) throws -> HTTPTestClient {
         try HTTPTestClient(port: port, timeout: timeout)
+    }
+
+    /// A new keep-alive connection to the admin listener.
+    func adminClient(timeout: Duration = .seconds(10)) throws -> HTTPTestClient {
+        guard let adminPort else { throw TestSetupError("the server has no admin listener: set admin_listen") }
+        return try HTTPTestClient(port: adminPort, timeout: timeout)
     }
 
     /// Shuts down gracefully and waits for `run()` to return.
