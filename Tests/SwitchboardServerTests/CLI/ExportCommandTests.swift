@@ -60,8 +60,15 @@ struct ExportCommandTests {
         #expect(admin.version == 1 && admin.rules.count == 2 && admin.routes.count == 2)
         let original = try Snapshot.build(config: originalConfig, admin: admin)
         let exported = try Snapshot.build(config: try ConfigDirectory.load(from: fromServer), admin: AdminState())
-        let requests = Self.sample(originalConfig) + Self.randomRequests(count: 10_000, config: originalConfig)
+        let random = Self.randomRequests(count: 10_000, config: originalConfig)
+        let requests = Self.sample(originalConfig) + random
         let now = try #require(RequestContext.seconds(rfc3339: "2026-11-28T10:00:00+00:00"))
+        // The random URLs reach routes and rules, not only the fallback.
+        let matched = random.filter { request in
+            let context = RequestContext(platform: request.platform, appVersion: request.appVersion, deviceID: nil, now: now)
+            return (try? original.resolver.resolve(request.url, context: context))?.matched == true
+        }
+        #expect(matched.count > 1_000, "\(matched.count) of \(random.count) random URLs match a route")
 
         let report = ImpactReport.compare(requests, before: original.resolver, after: exported.resolver, now: now, examples: 3)
         #expect(report.urls == requests.count)
