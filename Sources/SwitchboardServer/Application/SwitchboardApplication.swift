@@ -76,6 +76,9 @@ package final class SwitchboardApplication: Sendable {
             }
         }
         let settings = loaded.snapshot.config.settings
+        var listeners = settings
+        listeners.listen = listen ?? settings.listen
+        if let problem = listeners.listenersProblem { throw StartupError(description: problem) }
         let certificates: ListenerCertificates
         do {
             certificates = try ListenerCertificates(settings: settings)
@@ -89,9 +92,6 @@ package final class SwitchboardApplication: Sendable {
         let executor = BlockingExecutor(
             name: "sb-blocking", threads: Self.blockingThreads, queueLimit: Self.blockingQueueLimit)
         let offWorker = OffWorkerPolicy(executor: executor, appliesTo: SwitchboardAPI.runsOffWorker)
-        var listeners = settings
-        listeners.listen = listen ?? settings.listen
-        if let problem = listeners.listenersProblem { throw StartupError(description: problem) }
         var publicConfiguration = try Self.httpConfiguration(settings: settings, listen: listen)
         publicConfiguration.tls = certificates.publicCertificate
         let adminConfiguration = try settings.adminListen.map { adminListen in
@@ -159,7 +159,7 @@ package final class SwitchboardApplication: Sendable {
                     logger: logger),
             ]
         }
-        // Both listeners drain together: the group tells them after readiness, one after the other.
+        // Both listeners serve through the drain period; then the admin listener stops, then the public one.
         services += [watcher, reloads, server] + (adminServer.map { [$0] } ?? []) + [readinessService]
         self.group = ServiceGroup(
             services: services, gracefulShutdownSignals: signals == nil ? [] : ProcessSignals.shutdown, logger: logger)
