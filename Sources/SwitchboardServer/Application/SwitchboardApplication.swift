@@ -15,7 +15,7 @@ import UnixSignals
 ///   store probe) off libmicrohttpd's threads and the cooperative pool;
 /// - ``StoreFollower``: follows a shared (PostgreSQL) admin store, when there is one, and
 ///   ``StoreProbe`` reports whether it answers;
-/// - ``ConfigWatcher``: asks for a reload when the config directory changes;
+/// - ``ConfigWatcher``: asks for a reload when the config directory or a TLS certificate changes;
 /// - ``ReloadService``: runs the reloads the watcher and `SIGHUP` ask for;
 /// - the `HTTPServer`s: the public listener and, when `admin_listen` is set, the admin
 ///   listener, each answering through the one ``SwitchboardAPI`` the endpoints its
@@ -129,7 +129,10 @@ package final class SwitchboardApplication: Sendable {
 
         let reloads = ReloadService(
             reloader: parts.reloader, hangups: signals?.hangups, logger: logger)
-        let watcher = ConfigWatcher(directory: configDirectory, pollInterval: pollInterval, logger: logger) {
+        // A renewed certificate is reloaded like a config edit.
+        let watcher = ConfigWatcher(
+            directory: configDirectory, otherFiles: certificates.files, pollInterval: pollInterval, logger: logger
+        ) {
             reloads.request(.watch)
         }
         let drain = Duration.seconds(drainSeconds ?? settings.drainSeconds)
