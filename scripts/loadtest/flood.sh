@@ -5,6 +5,9 @@
 #   scripts/loadtest/flood.sh [BINARY]        (default .build/release/switchboard)
 #   ADMIN_PORT=18482 IDLE=2000 scripts/loadtest/flood.sh   (BENCHMARKS.md "Probes during a flood")
 #
+# With SUSTAIN=1 every connection the server closes is opened again at once (idle ones as idle,
+# slow ones as slow), so the flood lasts the whole DURATION instead of ending when the server
+# has timed its first clients out.
 # With ADMIN_PORT the server also has an admin listener there (admin_listen, on a copy of
 # config/): the flood goes to the public port only, and /healthz and /readyz are probed on the
 # admin port as well, where an orchestrator's probes and Prometheus go.
@@ -20,6 +23,7 @@ DURATION=${DURATION:-20}  # seconds of probing
 [ "$IDLE" -le 4000 ] && [ "$SLOW" -le 1000 ] && [ "$DURATION" -le 120 ] || { echo "bounds exceeded" >&2; exit 2; }
 
 ADMIN_PORT=${ADMIN_PORT:-}  # empty: one listener, as configured in config/
+SUSTAIN=${SUSTAIN:-0}       # 1: reopen what the server closes
 
 ulimit -n 8192 2>/dev/null || true
 work=$(mktemp -d)
@@ -37,10 +41,10 @@ for _ in $(seq 100); do
     sleep 0.1
 done
 
-python3 - "$PORT" "$IDLE" "$SLOW" "$DURATION" "${ADMIN_PORT:-0}" <<'EOF'
-import socket, sys, threading, time
+python3 - "$PORT" "$IDLE" "$SLOW" "$DURATION" "${ADMIN_PORT:-0}" "$SUSTAIN" <<'EOF'
+import selectors, socket, sys, threading, time
 
-port, idle, slow, duration, admin_port = (int(a) for a in sys.argv[1:6])
+port, idle, slow, duration, admin_port, sustain = (int(a) for a in sys.argv[1:7])
 stop = time.monotonic() + duration
 held = []
 
@@ -57,16 +61,54 @@ for _ in range(idle):
         break
 opened_idle = len(held)
 
+# SUSTAIN: one thread watches the idle connections and opens a new one for each the server closes.
+reopened = [0]
+def keep_idle():
+    selector = selectors.DefaultSelector()
+    for s in held:
+        s.setblocking(False)
+        selector.register(s, selectors.EVENT_READ)
+    missing = 0
+    while time.monotonic() < stop:
+        for key, _ in selector.select(timeout=0.1):
+            s = key.fileobj
+            try:
+                if s.recv(4096):
+                    continue  # an answer (a 503): the close follows
+            except BlockingIOError:
+                continue
+            except OSError:
+                pass
+            selector.unregister(s)
+            s.close()
+            missing += 1
+        for _ in range(min(missing, 64)):
+            try:
+                s = connect()
+            except OSError:
+                break
+            s.setblocking(False)
+            selector.register(s, selectors.EVENT_READ)
+            held.append(s)
+            missing -= 1
+            reopened[0] += 1
+if sustain:
+    threading.Thread(target=keep_idle, daemon=True).start()
+
 slow_closed = [0]
 def trickle():
-    try:
-        s = connect()
-        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
-        while time.monotonic() < stop:
-            s.sendall(b"X")
-            time.sleep(1)
-    except OSError:
-        slow_closed[0] += 1
+    while True:
+        try:
+            s = connect()
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+            while time.monotonic() < stop:
+                s.sendall(b"X")
+                time.sleep(1)
+            return
+        except OSError:
+            slow_closed[0] += 1
+            if not sustain or time.monotonic() >= stop:
+                return
 threads = [threading.Thread(target=trickle, daemon=True) for _ in range(slow)]
 for t in threads:
     t.start()
@@ -108,7 +150,8 @@ for t in probers:
 for t in threads:
     t.join(timeout=3)
 
-print("idle connections opened: %d; slow clients closed by the server: %d of %d" % (opened_idle, slow_closed[0], slow))
+print("idle connections opened: %d (reopened after a close: %d); slow clients closed by the server: %d (%d clients)"
+      % (opened_idle, reopened[0], slow_closed[0], slow))
 for (to, path), rows in results.items():
     statuses = {}
     for status, _ in rows:

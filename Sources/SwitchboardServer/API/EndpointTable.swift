@@ -32,15 +32,14 @@ struct EndpointTable: Sendable {
             set {
                 entries.removeAll { $0.method == method }
                 if let newValue { entries.append((method, newValue)) }
+                audience = entries.contains { $0.endpoint.audience == .operators } ? .operators : .everyone
             }
         }
 
         var names: [String] { entries.map(\.method) }
         var endpoints: [Endpoint] { entries.map(\.endpoint) }
         /// Operators when any method of the path is for them: a listener serves a path whole.
-        var audience: Endpoint.Audience {
-            entries.contains { $0.endpoint.audience == .operators } ? .operators : .everyone
-        }
+        private(set) var audience: Endpoint.Audience = .everyone
     }
 
     init(authorization: AdminAuthorization) {

@@ -39,6 +39,9 @@ package struct ListenerCertificates: Sendable {
         self.listeners = listeners
     }
 
+    /// Every certificate and key file read at a reload, for the config watcher.
+    package var files: [String] { listeners.flatMap { [$0.files.certFile, $0.files.keyFile] } }
+
     /// What the listener of `listen` serves, when `tls` is set.
     package var publicCertificate: ServedCertificate? { served(by: "tls") }
     /// What the listener of `admin_listen` serves, when `admin_tls` is set.

@@ -16,7 +16,7 @@ import UnixSignals
 /// - ``AnalyticsService``: folds and flushes the analytics counts (when `analytics.enabled`);
 /// - ``StoreFollower``: follows a shared (PostgreSQL) admin store, when there is one, and
 ///   ``StoreProbe`` reports whether it answers;
-/// - ``ConfigWatcher``: asks for a reload when the config directory changes;
+/// - ``ConfigWatcher``: asks for a reload when the config directory or a TLS certificate changes;
 /// - ``ReloadService``: runs the reloads the watcher and `SIGHUP` ask for;
 /// - the `HTTPServer`s: the public listener and, when `admin_listen` is set, the admin
 ///   listener, each answering through the one ``SwitchboardAPI`` the endpoints its
@@ -77,6 +77,9 @@ package final class SwitchboardApplication: Sendable {
             }
         }
         let settings = loaded.snapshot.config.settings
+        var listeners = settings
+        listeners.listen = listen ?? settings.listen
+        if let problem = listeners.listenersProblem { throw StartupError(description: problem) }
         let analyticsStore: (any AnalyticsStore)?
         do {
             analyticsStore =
@@ -101,9 +104,6 @@ package final class SwitchboardApplication: Sendable {
         let executor = BlockingExecutor(
             name: "sb-blocking", threads: Self.blockingThreads, queueLimit: Self.blockingQueueLimit)
         let offWorker = OffWorkerPolicy(executor: executor, appliesTo: SwitchboardAPI.runsOffWorker)
-        var listeners = settings
-        listeners.listen = listen ?? settings.listen
-        if let problem = listeners.listenersProblem { throw StartupError(description: problem) }
         var publicConfiguration = try Self.httpConfiguration(settings: settings, listen: listen)
         publicConfiguration.tls = certificates.publicCertificate
         let adminConfiguration = try settings.adminListen.map { adminListen in
@@ -141,7 +141,10 @@ package final class SwitchboardApplication: Sendable {
 
         let reloads = ReloadService(
             reloader: parts.reloader, hangups: signals?.hangups, logger: logger)
-        let watcher = ConfigWatcher(directory: configDirectory, pollInterval: pollInterval, logger: logger) {
+        // A renewed certificate is reloaded like a config edit.
+        let watcher = ConfigWatcher(
+            directory: configDirectory, otherFiles: certificates.files, pollInterval: pollInterval, logger: logger
+        ) {
             reloads.request(.watch)
         }
         let drain = Duration.seconds(drainSeconds ?? settings.drainSeconds)
@@ -173,7 +176,7 @@ package final class SwitchboardApplication: Sendable {
                     logger: logger),
             ]
         }
-        // Both listeners drain together: the group tells them after readiness, one after the other.
+        // Both listeners serve through the drain period; then the admin listener stops, then the public one.
         services += [watcher, reloads, server] + (adminServer.map { [$0] } ?? []) + [readinessService]
         self.group = ServiceGroup(
             services: services, gracefulShutdownSignals: signals == nil ? [] : ProcessSignals.shutdown, logger: logger)

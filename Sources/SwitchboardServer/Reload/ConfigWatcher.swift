@@ -18,10 +18,15 @@ import Synchronization
 /// unavailable (and on other systems), and it also catches what inotify misses (Kubernetes
 /// ConfigMaps swap a symlinked directory).
 ///
+/// Files outside the directory that a reload reads too (the TLS certificates) are in the
+/// fingerprint as well: a renewal written in place is reloaded like a config edit.
+///
 /// The watch is armed and the baseline taken in `init`, not when the service starts: a
 /// change made as soon as the server says it is listening is never folded into the baseline.
 package final class ConfigWatcher: Service, Sendable {
     private let directory: String
+    /// Files outside the directory whose change also asks for a reload.
+    private let otherFiles: [String]
     private let pollInterval: Duration
     private let quietPeriod: Duration
     private let logger: Logger
@@ -32,11 +37,14 @@ package final class ConfigWatcher: Service, Sendable {
     /// Whether `routes.d/` is watched (it may appear after the start).
     private let watchesRoutesDirectory: Atomic<Bool>
 
+    /// - Parameter otherFiles: files outside the directory that a reload reads too (checked
+    ///   every `pollInterval`, not by inotify).
     package init(
-        directory: String, pollInterval: Duration = .seconds(1), quietPeriod: Duration = .milliseconds(150),
-        logger: Logger, onChange: @escaping @Sendable () -> Void
+        directory: String, otherFiles: [String] = [], pollInterval: Duration = .seconds(1),
+        quietPeriod: Duration = .milliseconds(150), logger: Logger, onChange: @escaping @Sendable () -> Void
     ) {
         self.directory = directory
+        self.otherFiles = otherFiles
         self.pollInterval = pollInterval
         self.quietPeriod = quietPeriod
         self.logger = logger
@@ -51,7 +59,7 @@ package final class ConfigWatcher: Service, Sendable {
             Self.addWatch(inotify, directory)
         }
         watchesRoutesDirectory = Atomic(inotify >= 0 && Self.addWatch(inotify, directory + "/routes.d"))
-        baseline = Self.fingerprint(of: directory)
+        baseline = Self.fingerprint(of: directory, otherFiles: otherFiles)
     }
 
     deinit {
@@ -79,17 +87,17 @@ package final class ConfigWatcher: Service, Sendable {
             if inotify >= 0, !watchesRoutesDirectory.load(ordering: .relaxed) {
                 watchesRoutesDirectory.store(Self.addWatch(inotify, directory + "/routes.d"), ordering: .relaxed)
             }
-            var now = Self.fingerprint(of: directory)
+            var now = Self.fingerprint(of: directory, otherFiles: otherFiles)
             guard now != last else { continue }
             // Let a burst of writes (an editor, a ConfigMap update) settle before reloading.
             while true {
                 Thread.sleep(forTimeInterval: Self.seconds(quietPeriod))
-                let settled = Self.fingerprint(of: directory)
+                let settled = Self.fingerprint(of: directory, otherFiles: otherFiles)
                 if settled == now { break }
                 now = settled
             }
             last = now
-            logger.info("config directory changed; reloading")
+            logger.info("config changed; reloading")
             onChange()
         }
     }
@@ -121,10 +129,11 @@ package final class ConfigWatcher: Service, Sendable {
         return true
     }
 
-    /// Size, modification time and inode of every config file, following symlinks.
-    private static func fingerprint(of directory: String) -> [String: [Int]] {
+    /// Size, modification time and inode of every config file and of `otherFiles`, following
+    /// symlinks.
+    private static func fingerprint(of directory: String, otherFiles: [String]) -> [String: [Int]] {
         var result: [String: [Int]] = [:]
-        var paths = ["switchboard.yaml", "rewrites.yaml"].map { directory + "/" + $0 }
+        var paths = ["switchboard.yaml", "rewrites.yaml"].map { directory + "/" + $0 } + otherFiles
         let routes = directory + "/routes.d"
         if let names = try? FileManager.default.contentsOfDirectory(atPath: routes) {
             paths += names.map { routes + "/" + $0 }

@@ -45,6 +45,20 @@ extension IntegrationTests {
             #expect(old.status == nil, "the first certificate is still served: \(old)")
         }
 
+        @Test("a renewal written over the certificate files is served after the watcher's reload, with no signal or call")
+        func renewalFollowedByTheWatcher() async throws {
+            let certificates = try TestCertificates()
+            _ = try certificates.make("first")
+            let renewed = try certificates.make("renewed")
+            try certificates.install("first", as: "live")
+            let server = try await Self.server(certificates, settings: Self.tlsSetting("tls", certificates.paths("live")))
+            try certificates.install("renewed", as: "live")
+            let served = try await eventually(timeout: .seconds(15), interval: .milliseconds(200)) {
+                (try? TestCertificates.curl(port: server.port, "/healthz", trusting: renewed.cert).status) == 200
+            }
+            #expect(served, "the renewed certificate was not served: \(server.logs.all.map(\.message).suffix(5))")
+        }
+
         @Test("a reload with a key that is not the certificate's, or a missing file, fails, says why and keeps the served pair")
         func badPairKeepsTheServedOne() async throws {
             let certificates = try TestCertificates()
