@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Installs what building and serving Switchboard needs (Debian/Ubuntu), if missing: pkg-config and the
-# C libraries the package links (PCRE2, libmicrohttpd, libpq) with their headers, and curl.
+# C libraries the package links (PCRE2, libmicrohttpd, libpq, libqrencode) with their headers, and curl.
 # The test toolchain (PostgreSQL, kotlinc, debootstrap, Chromium) is scripts/install-test-deps.sh,
 # which scripts/test.sh runs. Idempotent; uses sudo when not root.
 #
 # Usage: scripts/install-deps.sh [EXTRA_PACKAGE ...]
 set -euo pipefail
-packages=(pkg-config libpcre2-dev libmicrohttpd-dev libpq-dev curl "$@")
+packages=(pkg-config libpcre2-dev libmicrohttpd-dev libpq-dev libqrencode-dev curl "$@")
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

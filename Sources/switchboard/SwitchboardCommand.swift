@@ -10,7 +10,7 @@ struct SwitchboardCommand: AsyncParsableCommand {
         version: SwitchboardVersion.current,
         subcommands: [
             ServeCommand.self, ResolveCommand.self, CheckCommand.self, RoutesCommand.self, DiffCommand.self, CodegenCommand.self,
-            MigrateStoreCommand.self,
+            MigrateStoreCommand.self, AppLinksCommand.self,
         ]
     )
 }

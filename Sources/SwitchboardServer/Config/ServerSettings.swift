@@ -30,6 +30,11 @@ package struct ServerSettings: Sendable, Hashable, KeyedSettings {
     package var redirectAllowHTTP: Bool = false
     /// Apps published in the association files (`/.well-known/…`).
     package var apps: AppsSettings = AppsSettings()
+    /// The service's public base (`https://go.example.com`): the `/open` links that
+    /// `GET /qr` encodes start with it.
+    package var publicURL: String?
+    /// What a shared link shows in chat apps when its route gives no `preview:`.
+    package var linkPreview: LinkPreview = LinkPreview()
     /// Worker threads of the HTTP server; `nil` = one per core, and at least one per 256 of
     /// `limits.max_connections` (`HTTPServerConfiguration.defaultThreadPoolSize(maxConnections:)`).
     package var threads: Int?
@@ -129,6 +134,12 @@ package struct ServerSettings: Sendable, Hashable, KeyedSettings {
         .optional("threads", \.threads, .atStart, valid: 1...256),
         .group("limits", \.limits),
         .value("apps", \.apps),
+        .optional(
+            "public_url", \.publicURL,
+            problem: { url in
+                ServerSettings.publicURLProblem(url).map { "public_url: \($0)" }
+            }),
+        .value("link_preview", \.linkPreview),
         .value("data_dir", \.dataDir, .atStart),
         .value("admin_token_env", \.adminTokenEnv),
         .value(
@@ -168,5 +179,13 @@ package struct ServerSettings: Sendable, Hashable, KeyedSettings {
 
     package init(from decoder: any Decoder) throws {
         try self.init(decodingKeysOf: decoder)
+    }
+
+    /// Why a `public_url` is unusable: it must be an absolute `http(s)` URL with a host and
+    /// no query or fragment (`/open?url=…` is appended to it).
+    static func publicURLProblem(_ text: String) -> String? {
+        guard let url = try? ParsedURL.parse(text), url.isHTTP, url.host?.isEmpty == false, url.query == nil, url.fragment == nil
+        else { return "'\(text)' is not an absolute http(s) URL without query, such as https://go.example.com" }
+        return nil
     }
 }
