@@ -21,9 +21,10 @@
 /// - a route with `app: false` gives exclude components;
 /// - a pattern that ends with a static segment is listed with a trailing `/` too (the router
 ///   ignores it);
-/// - a catch-all of an app route with a param before a static segment (`/u/:id/posts/*rest`)
-///   gets blocks `extraDepth` segments deeper, and is left out of the first block: there
-///   Apple's greedy `*` could find the static segment further along (``isMisalignable(_:)``).
+/// - a catch-all with a param before a static segment (`/u/:id/posts/*rest`) gets blocks
+///   `extraDepth` segments deeper; in the first block, where Apple's greedy `*` could find the
+///   static segment further along (``isMisalignable(_:)``), an app route's is left out and an
+///   `app: false` route's kept.
 ///
 /// Within one block every component's `?*` stands for exactly one segment of a path without
 /// empty segments, whichever way `*` is read, so the first matching component is the route
@@ -113,12 +114,14 @@ public struct AppLinkComponents: Sendable {
                             isCatchAll = true
                         }
                     }
-                    if isCatchAll, route.app, Self.isMisalignable(labels) {
+                    if isCatchAll, Self.isMisalignable(labels) {
                         note(
                             .deepCatchAll, text,
                             "a param before a static segment before the catch-all: Apple's greedy '*' could find the static segment "
                                 + "further along a long path, so links more than \(Self.extraDepth) segments longer than the longest "
-                                + "pattern of their host do not open the app")
+                                + (route.app
+                                    ? "pattern of their host do not open the app"
+                                    : "pattern of their host that it could match that way do not open the app, whichever route takes them"))
                     }
                     entries.append(
                         Entry(
@@ -145,10 +148,11 @@ public struct AppLinkComponents: Sendable {
             return isDomain
         }
         guard let longestPattern = published.map(\.labels.count).max() else { return [] }
-        // Past the last block, a catch-all of an app route with a param before a static
-        // segment is left out (see `isMisalignable`); blocks go deeper so that it keeps its
-        // links of up to `extraDepth` more segments.
-        let misalignable = published.contains { $0.isCatchAll && !$0.exclude && Self.isMisalignable($0.labels) }
+        // Past the last block, a catch-all with a param before a static segment could match a
+        // path it does not take (see `isMisalignable`): an app route's is left out there, an
+        // `app: false` route's kept (it can only keep the app closed). Blocks go deeper so
+        // that both hold exactly for links of up to `extraDepth` more segments.
+        let misalignable = published.contains { $0.isCatchAll && Self.isMisalignable($0.labels) }
         let longest = longestPattern + (misalignable ? Self.extraDepth : 0)
         var components: [AppLinkComponent] = []
         var seen: Set<String> = []

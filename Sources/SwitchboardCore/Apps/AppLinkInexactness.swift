@@ -14,9 +14,10 @@ public struct AppLinkInexactness: Sendable, Hashable {
         case encodedLiteral = "applink_encoded_literal"
         /// A host pattern on a port other than 443 is not published at all.
         case portLeftOut = "applink_port_left_out"
-        /// A catch-all after a param and a static segment (`/u/:id/posts/*rest`): its links
-        /// much longer than the host's longest pattern do not open the app (Apple's greedy
-        /// `*` cannot be held to one segment on a path of any length).
+        /// A catch-all after a param and a static segment (`/u/:id/posts/*rest`): links much
+        /// longer than the host's longest pattern that it takes (or, for `app: false`, could
+        /// match) do not open the app (Apple's greedy `*` cannot be held to one segment on a
+        /// path of any length).
         case deepCatchAll = "applink_deep_catch_all"
     }
 

@@ -100,6 +100,16 @@ struct AppLinkComponentsTests {
         }
     }
 
+    @Test("an app: false catch-all after a param and a static segment never hides a deep link of another app route")
+    func deepExcludedCatchAll() {
+        let routes = [Self.route("hidden", "/:a/x/*rest", app: false), Self.route("shown", "/:a/:b/*rest"), Self.route("long", "/l/l/l")]
+        let published = AppLinkComponents(routes: routes, domains: ["shop.example.com"]).components(forHost: "shop.example.com")
+        for (path, opens) in [("/v/w/x/y/z", true), ("/v/x/y/z/w", false), ("/v/w/q/x/y/z", true), ("/l/l/l", true)] {
+            #expect(AppLinkMatchers.appleOpens(published, path: path) == opens, "\(path)")
+            #expect(AppLinkMatchers.androidOpens(published, path: path) == opens, "\(path)")
+        }
+    }
+
     static func first(_ value: JSONValue?) -> JSONValue? {
         guard case .array(let items)? = value else { return nil }
         return items.first
