@@ -5,7 +5,7 @@
 
 FROM swift:6.3-bookworm AS build
 RUN apt-get update \
- && apt-get install -y --no-install-recommends pkg-config libpcre2-dev libmicrohttpd-dev libpq-dev libcurl4-openssl-dev \
+ && apt-get install -y --no-install-recommends pkg-config libpcre2-dev libmicrohttpd-dev libpq-dev libcurl4-openssl-dev libqrencode-dev zlib1g-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
@@ -17,7 +17,7 @@ RUN swift build -c release --product switchboard --static-swift-stdlib \
 
 FROM debian:bookworm-slim
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libmicrohttpd12 libpcre2-8-0 libpq5 libcurl4 curl ca-certificates \
+ && apt-get install -y --no-install-recommends libmicrohttpd12 libpcre2-8-0 libpq5 libcurl4 libqrencode4 curl ca-certificates \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system --gid 10001 switchboard \
  && useradd --system --uid 10001 --gid 10001 --home-dir /srv/switchboard switchboard \

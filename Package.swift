@@ -9,6 +9,7 @@ import PackageDescription
 ///            │                 admin changes, endpoints, metrics, check
 ///            ├─ SwitchboardHTTP    the HTTP/1.1 server on libmicrohttpd; knows no endpoint   ── CMicroHTTPD
 ///            ├─ SwitchboardStore   the admin state model, its file and PostgreSQL stores      ── CLibPQ
+///            ├─ (QR codes of GET /qr)                                                          ── CQRencode
 ///            │    └─ SwitchboardCore
 ///            └─ SwitchboardCore    pure resolution: URLs, patterns, trie, rewrite, resolver   ── CPCRE2
 ///
@@ -56,6 +57,12 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
+        // libqrencode for the symbols of GET /qr, and zlib for their PNG.
+        .systemLibrary(
+            name: "CQRencode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev", "zlib1g-dev"])]
+        ),
 
         // MARK: Libraries
 
@@ -90,6 +97,7 @@ let package = Package(
                 "SwitchboardCore",
                 "SwitchboardHTTP",
                 "SwitchboardStore",
+                "CQRencode",
                 .product(name: "Atomics", package: "swift-atomics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

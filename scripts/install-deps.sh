@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what building and serving Switchboard needs (Debian/Ubuntu), if missing: pkg-config and the
-# C libraries the package links (PCRE2, libmicrohttpd and GnuTLS, its TLS library, libpq) with their
+# C libraries the package links (PCRE2, libmicrohttpd and GnuTLS, its TLS library, libpq, libqrencode and zlib, for QR codes) with their
 # headers, libcurl's (which Foundation's URLSession, the client of `switchboard admin`, links: a static
 # build needs its development package), and curl.
 # The test toolchain (PostgreSQL, kotlinc, debootstrap, Chromium) is scripts/install-test-deps.sh,
@@ -8,7 +8,7 @@
 #
 # Usage: scripts/install-deps.sh [EXTRA_PACKAGE ...]
 set -euo pipefail
-packages=(pkg-config libpcre2-dev libmicrohttpd-dev libgnutls28-dev libpq-dev libcurl4-openssl-dev curl "$@")
+packages=(pkg-config libpcre2-dev libmicrohttpd-dev libgnutls28-dev libpq-dev libqrencode-dev zlib1g-dev libcurl4-openssl-dev curl "$@")
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

@@ -9,11 +9,12 @@
 # - chromium, chromium-driver: the headless browser the console's test drives (scripts/console-test.sh,
 #   through Selenium).
 # - valgrind: counts the instructions of a resolve for scripts/check-thresholds.sh.
+# - zbar-tools: zbarimg, which decodes the QR codes of GET /qr in their test.
 # - python3-venv: scripts/python-tools.sh, where python3 is Debian's own.
 # - openssl: makes the throwaway certificates of the TLS tests (curl, which they use as the client, is
 #   installed by scripts/install-deps.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-extra=(postgresql kotlin debootstrap chromium chromium-driver valgrind openssl)
+extra=(postgresql kotlin debootstrap chromium chromium-driver valgrind openssl zbar-tools)
 python3 -c 'import venv, ensurepip' 2>/dev/null || extra+=(python3-venv)
 exec scripts/install-deps.sh "${extra[@]}"

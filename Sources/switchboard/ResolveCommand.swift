@@ -30,6 +30,9 @@ struct ResolveCommand: ParsableCommand {
     @Flag(name: .long, help: "Add a trace: each rewrite rule tried and what happened, and the router's walk.")
     var explain = false
 
+    @Flag(name: .long, help: "Print where GET /open sends the --platform (ios, android, web or preview) instead; exit 1 when it is a 404.")
+    var open = false
+
     @Argument(help: "The URL to resolve.")
     var url: String
 
@@ -40,6 +43,14 @@ struct ResolveCommand: ParsableCommand {
             let (resolution, trace) =
                 explain
                 ? try snapshot.resolver.explain(url, context: context) : (try snapshot.resolver.resolve(url, context: context), nil)
+            if open {
+                let decision = OpenDecision.decide(
+                    resolution, platform: OpenPlatform(parameter: platform ?? "web", userAgent: nil),
+                    settings: snapshot.config.settings, policy: snapshot.redirectPolicy)
+                print(decision.json.jsonText)
+                if case .refused = decision.answer { throw ExitCode(1) }
+                throw ExitCode(0)
+            }
             if let trace, case .object(var members) = resolution.json {
                 members.append(("trace", trace.json))
                 print(JSONValue.object(members).jsonText)
@@ -56,8 +67,8 @@ struct ResolveCommand: ParsableCommand {
     /// The request the options describe; a value that is not what the server would take is an
     /// error (exit 2) rather than silently ignored.
     private func requestContext() throws -> RequestContext {
-        if let platform, !["ios", "android", "web"].contains(platform.lowercased()) {
-            StandardError.write("switchboard: --platform must be ios, android or web, not '\(platform)'")
+        if let platform, !(["ios", "android", "web"] + (open ? ["preview"] : [])).contains(platform.lowercased()) {
+            StandardError.write("switchboard: --platform must be ios, android or web\(open ? " (or preview)" : ""), not '\(platform)'")
             throw ExitCode.badInput
         }
         if let appVersion, SemanticVersion(appVersion) == nil {

@@ -22,7 +22,7 @@ struct SwitchboardCommand: AsyncParsableCommand {
         version: SwitchboardVersion.current,
         subcommands: [
             ServeCommand.self, ResolveCommand.self, CheckCommand.self, RoutesCommand.self, DiffCommand.self, CodegenCommand.self,
-            MigrateStoreCommand.self, AdminCommand.self, ExportCommand.self,
+            MigrateStoreCommand.self, AdminCommand.self, ExportCommand.self, AppLinksCommand.self,
         ]
     )
 

@@ -164,6 +164,7 @@ def test_search_routes(console):
     cells = [cell.text for cell in detail.find_elements(By.TAG_NAME, "td")]
     assert cells[1] == "product" and "/product/:id<int>" in cells[2] and "ProductDetail" in cells[3], cells
     assert int(cells[5].replace(",", "")) >= 1, f"hits: {cells}"
+    assert "ios: " in cells[6] and "android: " in cells[6] and "preview: " in cells[6], f"/open sends: {cells}"
     # Pages come from the server: 25 a page, then the rest behind Next, and back.
     console.type_into("routes-module", "")
     console.type_into("routes-prefix", "")

@@ -3,19 +3,30 @@
 ///
 /// ```yaml
 /// apps:
-///   ios: [{appID: "ABCDE12345.com.example.shop"}]
-///   android: [{package: com.example.shop, sha256: ["AA:BB:…:FF"]}]
+///   ios: [{appID: "ABCDE12345.com.example.shop", store_url: "https://apps.apple.com/app/id123"}]
+///   android: [{package: com.example.shop, sha256: ["AA:BB:…:FF"], store_url: "https://play.google.com/store/apps/details?id=com.example.shop"}]
 /// ```
+///
+/// `store_url` (optional) is where `GET /open` sends a phone of that platform that has no
+/// page to open; it must pass `redirect_allow` (checked at load).
 public struct AppsSettings: Sendable, Hashable, Codable {
     /// An iOS app: `TEAMID.bundle.id`.
     public struct IOSApp: Sendable, Hashable, Codable {
         /// The app's `TEAMID.bundle.id`.
         public var appID: String
+        /// The app's App Store page.
+        public var storeURL: String?
 
         /// An iOS app by its `TEAMID.bundle.id`.
-        public init(appID: String) { self.appID = appID }
+        public init(appID: String, storeURL: String? = nil) {
+            self.appID = appID
+            self.storeURL = storeURL
+        }
 
-        enum CodingKeys: String, CodingKey, CaseIterable { case appID }
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case appID
+            case storeURL = "store_url"
+        }
 
         public init(from decoder: any Decoder) throws {
             try decoder.rejectUnknownKeys(CodingKeys.self)
@@ -27,6 +38,7 @@ public struct AppsSettings: Sendable, Hashable, Codable {
                     forKey: .appID, in: container,
                     debugDescription: "'\(appID)' is not an app ID: write TEAMID.bundle.id, e.g. ABCDE12345.com.example.shop")
             }
+            storeURL = try container.decodeIfPresent(String.self, forKey: .storeURL)
         }
     }
 
@@ -36,14 +48,20 @@ public struct AppsSettings: Sendable, Hashable, Codable {
         public var package: String
         /// Uppercase, colon-separated: 32 bytes as `AA:BB:…`.
         public var sha256: [String]
+        /// The app's Play Store page.
+        public var storeURL: String?
 
         /// An Android app by its package name and signing-certificate fingerprints.
-        public init(package: String, sha256: [String]) {
+        public init(package: String, sha256: [String], storeURL: String? = nil) {
             self.package = package
             self.sha256 = sha256
+            self.storeURL = storeURL
         }
 
-        enum CodingKeys: String, CodingKey, CaseIterable { case package, sha256 }
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case package, sha256
+            case storeURL = "store_url"
+        }
 
         public init(from decoder: any Decoder) throws {
             try decoder.rejectUnknownKeys(CodingKeys.self)
@@ -63,6 +81,7 @@ public struct AppsSettings: Sendable, Hashable, Codable {
                     forKey: .sha256, in: container,
                     debugDescription: "'\(fingerprint)' is not a SHA-256 fingerprint: 32 hex bytes separated by ':' (AA:BB:…)")
             }
+            storeURL = try container.decodeIfPresent(String.self, forKey: .storeURL)
         }
 
         /// `XX:XX:…` with 32 uppercase hexadecimal pairs.
@@ -87,6 +106,15 @@ public struct AppsSettings: Sendable, Hashable, Codable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable { case ios, android }
+
+    /// Why a `store_url` cannot be used, naming its app, for each one `policy` refuses.
+    public func storeURLProblems(_ policy: RedirectPolicy) -> [String] {
+        let stores = ios.map { ("apps.ios '\($0.appID)'", $0.storeURL) } + android.map { ("apps.android '\($0.package)'", $0.storeURL) }
+        return stores.compactMap { app, url in
+            guard let url, !policy.allows(url) else { return nil }
+            return "\(app): store_url '\(url)' is not allowed by redirect_allow; list its host there (or fix the URL)"
+        }
+    }
 
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)

@@ -8,6 +8,8 @@
 ///   web: https://m.example.com/p/:id   # optional: the page on the web
 ///   app: false                          # optional: the app does not open these links
 ///   minAppVersion: 5.2.0                # optional: older apps open `web` instead
+///   preview: { title: Shoes }            # optional: what a shared link shows (LinkPreview)
+///   open: { ios: "https://…" }          # optional: /open's destination per platform
 ///   examples: [shopapp://product/42]     # optional: config tests, see ConfigExample
 /// ```
 public struct RouteDefinition: Sendable, Hashable, Codable {
@@ -27,6 +29,10 @@ public struct RouteDefinition: Sendable, Hashable, Codable {
     public var app: Bool?
     /// The oldest app version that shows this route natively (needs `web`).
     public var minAppVersion: String?
+    /// What a shared link shows in chat apps (the page `/open` gives link-preview crawlers).
+    public var preview: LinkPreview?
+    /// Where `/open` sends each platform instead of the web page or the store.
+    public var open: PlatformDestinations?
     /// URLs that must resolve to this route (or as each one says); checked by `switchboard check`.
     public var examples: [ConfigExample]?
 
@@ -34,7 +40,8 @@ public struct RouteDefinition: Sendable, Hashable, Codable {
     public init(
         id: String, patterns: [String], target: JSONValue = .object([]), params: [String: String] = [:],
         web: String? = nil, app: Bool? = nil,
-        minAppVersion: String? = nil, examples: [ConfigExample]? = nil
+        minAppVersion: String? = nil, preview: LinkPreview? = nil, open: PlatformDestinations? = nil,
+        examples: [ConfigExample]? = nil
     ) {
         self.id = id
         self.patterns = patterns
@@ -43,6 +50,8 @@ public struct RouteDefinition: Sendable, Hashable, Codable {
         self.web = web
         self.app = app
         self.minAppVersion = minAppVersion
+        self.preview = preview
+        self.open = open
         self.examples = examples
     }
 
@@ -76,6 +85,8 @@ public struct RouteDefinition: Sendable, Hashable, Codable {
         web = try container.decodeIfPresent(String.self, forKey: .web)
         app = try container.decodeIfPresent(Bool.self, forKey: .app)
         minAppVersion = try container.decodeIfPresent(String.self, forKey: .minAppVersion)
+        preview = try container.decodeIfPresent(LinkPreview.self, forKey: .preview)
+        open = try container.decodeIfPresent(PlatformDestinations.self, forKey: .open)
         examples = try container.decodeIfPresent([ConfigExample].self, forKey: .examples)
     }
 
@@ -92,6 +103,8 @@ public struct RouteDefinition: Sendable, Hashable, Codable {
         try container.encodeIfPresent(web, forKey: .web)
         try container.encodeIfPresent(app, forKey: .app)
         try container.encodeIfPresent(minAppVersion, forKey: .minAppVersion)
+        try container.encodeIfPresent(preview, forKey: .preview)
+        try container.encodeIfPresent(open, forKey: .open)
         try container.encodeIfPresent(examples, forKey: .examples)
     }
 
@@ -102,6 +115,6 @@ public struct RouteDefinition: Sendable, Hashable, Codable {
             id: id, module: module, patterns: patterns, target: target,
             defaultParams: params.isEmpty ? [] : params.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) },
             web: web.map(WebURLTemplate.init), app: app ?? true,
-            minAppVersion: minAppVersion)
+            minAppVersion: minAppVersion, preview: preview, open: open)
     }
 }

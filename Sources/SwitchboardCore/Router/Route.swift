@@ -18,12 +18,16 @@ public struct Route: Sendable, Hashable {
     /// The oldest app version that can show this route natively; older apps are told to open
     /// ``web`` instead (`openWeb` in `/resolve`). Checked at registration.
     public var minAppVersion: String?
+    /// What a shared link shows in chat apps; `nil`: the site's `link_preview`.
+    public var preview: LinkPreview?
+    /// Where `GET /open` sends each platform instead of the web page or the store.
+    public var open: PlatformDestinations?
 
     /// A route with the given fields (see ``RouteDefinition`` for their meaning in a route file).
     public init(
         id: String, module: String, patterns: [String], target: JSONValue = .object([]),
         defaultParams: [(name: String, value: String)] = [], web: WebURLTemplate? = nil, app: Bool = true,
-        minAppVersion: String? = nil
+        minAppVersion: String? = nil, preview: LinkPreview? = nil, open: PlatformDestinations? = nil
     ) {
         self.id = id
         self.module = module
@@ -33,6 +37,8 @@ public struct Route: Sendable, Hashable {
         self.web = web
         self.app = app
         self.minAppVersion = minAppVersion
+        self.preview = preview
+        self.open = open
     }
 
     public static func == (lhs: Route, rhs: Route) -> Bool {
@@ -41,6 +47,7 @@ public struct Route: Sendable, Hashable {
             && lhs.defaultParams.map(\.name) == rhs.defaultParams.map(\.name)
             && lhs.defaultParams.map(\.value) == rhs.defaultParams.map(\.value)
             && lhs.web == rhs.web && lhs.app == rhs.app && lhs.minAppVersion == rhs.minAppVersion
+            && lhs.preview == rhs.preview && lhs.open == rhs.open
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -1,7 +1,7 @@
 /// The routes of a ``Router``, in registration order, stored compactly: one 28-byte record per
 /// route, the ids and first patterns of all routes in one UTF-8 buffer, modules, targets and
 /// default params interned (most routes of a module share them), and the rare extras (several
-/// patterns, `web`, `app: false`, `minAppVersion`) apart. ``Route`` values are made on access.
+/// patterns, `web`, `app: false`, `minAppVersion`, `preview`, `open`) apart. ``Route`` values are made on access.
 ///
 /// This keeps the router to about 150 bytes per route, trie included (158 B at 100k routes in
 /// the core benchmark), where an array of `Route` values cost about three times as much; and since nothing per route is
@@ -26,6 +26,8 @@ public struct RouteList: RandomAccessCollection, Sendable {
         var web: WebURLTemplate?
         var app: Bool
         var minAppVersion: String?
+        var preview: LinkPreview?
+        var open: PlatformDestinations?
     }
 
     /// How modules, targets and default params were numbered so far: what ``append(_:interning:)``
@@ -109,9 +111,14 @@ public struct RouteList: RandomAccessCollection, Sendable {
         }
 
         var extra: Int32 = -1
-        if route.patterns.count != 1 || route.web != nil || !route.app || route.minAppVersion != nil {
+        if route.patterns.count != 1 || route.web != nil || !route.app || route.minAppVersion != nil || route.preview != nil
+            || route.open != nil
+        {
             extra = Int32(extras.count)
-            extras.append(Extra(patterns: route.patterns, web: route.web, app: route.app, minAppVersion: route.minAppVersion))
+            extras.append(
+                Extra(
+                    patterns: route.patterns, web: route.web, app: route.app, minAppVersion: route.minAppVersion,
+                    preview: route.preview, open: route.open))
         }
         let start = UInt32(text.count)
         var id = route.id
@@ -151,7 +158,7 @@ public struct RouteList: RandomAccessCollection, Sendable {
             id: id(at: index), module: modules[Int(record.module)],
             patterns: extra?.patterns ?? [string(Int(record.textStart + record.idCount), record.patternCount)],
             target: targets[Int(record.target)], defaultParams: params[Int(record.params)], web: extra?.web,
-            app: extra?.app ?? true, minAppVersion: extra?.minAppVersion)
+            app: extra?.app ?? true, minAppVersion: extra?.minAppVersion, preview: extra?.preview, open: extra?.open)
     }
 
     /// Whether some route has a `minAppVersion` and a `web` page (so that the asking app's

@@ -3,7 +3,8 @@ import SwitchboardHTTP
 import SwitchboardStore
 
 /// `GET /admin/table[?module=M][&prefix=P][&limit=N][&cursor=C]`: the full routing table,
-/// config and admin routes, with module, patterns, target, web URL, source and hits, a page
+/// config and admin routes, with module, patterns, target, web URL, source, hits and where
+/// `GET /open` sends each platform (``OpenDecision/summary(for:settings:)``), a page
 /// at a time (it works at a million routes: a page costs its own size).
 struct AdminTableEndpoint: Sendable {
     /// The most rows a page may ask for.
@@ -24,16 +25,18 @@ struct AdminTableEndpoint: Sendable {
         var members: [(key: String, value: JSONValue)] = [
             ("version", .number(Double(snapshot.admin.version))),
             ("total", .number(Double(snapshot.resolver.router.routes.count))),
-            ("routes", .array(zip(page.rows, hits).map { Self.json($0, hits: $1) })),
+            ("routes", .array(zip(page.rows, hits).map { Self.json($0, hits: $1, settings: snapshot.config.settings) })),
         ]
         if let next = page.next { members.append(("next", .string(String(next)))) }
         return .json(JSONValue.object(members).jsonBytes, headers: [("ETag", AdminEndpoints.etag(snapshot.admin.version))])
     }
 
-    /// A row as listed: the route, then `hits`, the resolutions that matched it since the start.
-    private static func json(_ row: Snapshot.TableRow, hits: Int) -> JSONValue {
+    /// A row as listed: the route, then `hits`, the resolutions that matched it since the
+    /// start, and `open`, where `/open` sends each platform.
+    private static func json(_ row: Snapshot.TableRow, hits: Int, settings: ServerSettings) -> JSONValue {
         guard case .object(var members) = row.json else { return row.json }
         members.append(("hits", .number(Double(hits))))
+        members.append(("open", OpenDecision.summary(for: row.route, settings: settings)))
         return .object(members)
     }
 

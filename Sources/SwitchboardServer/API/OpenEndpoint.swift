@@ -1,11 +1,13 @@
 import SwitchboardCore
 import SwitchboardHTTP
 
-/// `GET /open?url=U`, redirect mode: `302` to the matched route's `webURL`, or to the expanded
-/// fallback of an unmatched URL, with `Cache-Control: no-store` — only when the snapshot's
-/// ``RedirectPolicy`` allows the location. Anything else (no such target, a target not
-/// allowed, bad input) is `404 no_redirect`; the input URL is never echoed. The `Location` is a
-/// URI: non-ASCII bytes of the target are percent-encoded.
+/// `GET /open?url=U[&platform=P]`, redirect mode by platform (design.md §11): the platform is
+/// decided once (``OpenPlatform``: `platform=`, else the `User-Agent`), the link resolved
+/// once, and ``OpenDecision`` says where it goes: a `302` (to the route's page, an Android
+/// intent, a store, a per-route destination or the fallback) with `Cache-Control: no-store`,
+/// the preview page for a link-preview crawler, or `404 no_redirect`. Every destination passes
+/// ``RedirectPolicy``; the input URL is never echoed unescaped. The `Location` is a URI:
+/// non-ASCII bytes of the target are percent-encoded.
 struct OpenEndpoint: Sendable {
     let context: ServerContext
 
@@ -14,6 +16,7 @@ struct OpenEndpoint: Sendable {
         guard urls.count == 1, let url = urls.first, !url.isEmpty else {
             throw Self.noRedirect("give the url parameter once: GET /open?url=<percent-encoded URL>")
         }
+        let platform = OpenPlatform(parameter: request.query.first(named: "platform"), userAgent: request.http.header("User-Agent"))
         let snapshot = request.snapshot
         let resolution: Resolution
         let requestContext = RequestContext(request: request.http, query: request.query, now: context.clock())
@@ -31,25 +34,25 @@ struct OpenEndpoint: Sendable {
             context.analytics?.record(url: url, context: requestContext, routeID: nil, firedRuleIDs: [], status: 400)
             throw Self.noRedirect("the url is not a valid URL")
         }
-        let candidate: String
-        if resolution.matched {
-            guard let webURL = resolution.webURL else {
-                throw Self.noRedirect("the matched route has no web URL")
-            }
-            candidate = webURL
-        } else {
-            guard let fallback = resolution.fallback else {
-                throw Self.noRedirect("no route matched and no fallback is configured")
-            }
-            candidate = fallback
+        let decision = OpenDecision.decide(
+            resolution, platform: platform, settings: snapshot.config.settings, policy: snapshot.redirectPolicy)
+        switch decision.answer {
+        case .redirect(let location, _):
+            return HTTPResponse(
+                status: 302,
+                headers: [("Location", location), ("Cache-Control", "no-store"), ("Content-Type", HTTPResponse.jsonContentType)],
+                body: Array(#"{"redirect":true}"#.utf8))
+        case .preview(let page):
+            return HTTPResponse(
+                status: 200,
+                headers: [
+                    ("Content-Type", "text/html; charset=utf-8"), ("Content-Security-Policy", LinkPreviewPage.contentSecurityPolicy),
+                    ("X-Content-Type-Options", "nosniff"), ("Cache-Control", "no-store"),
+                ],
+                body: Array(page.html.utf8))
+        case .refused(let message):
+            throw Self.noRedirect(message)
         }
-        guard let location = snapshot.redirectPolicy.allowedLocation(candidate) else {
-            throw Self.noRedirect("the redirect target is not allowed by redirect_allow")
-        }
-        return HTTPResponse(
-            status: 302,
-            headers: [("Location", location.uriString), ("Cache-Control", "no-store"), ("Content-Type", HTTPResponse.jsonContentType)],
-            body: Array(#"{"redirect":true}"#.utf8))
     }
 
     /// The 404 of redirect mode; the message never contains the input.

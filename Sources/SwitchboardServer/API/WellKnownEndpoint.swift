@@ -19,9 +19,13 @@ struct WellKnownEndpoint: Sendable {
         return .json(file.jsonText)
     }
 
-    /// The Digital Asset Links statements of the configured Android apps.
-    func assetLinks() -> HTTPResponse {
-        .json(AssociationFiles.assetLinks(apps: context.snapshot.config.settings.apps).jsonText)
+    /// The Digital Asset Links statements of the configured Android apps, with the dynamic
+    /// rules for the request's `Host` (the same components as the AASA file).
+    func assetLinks(_ request: APIRequest) -> HTTPResponse {
+        let snapshot = context.snapshot
+        let host = Self.hostName(request.http.header("Host") ?? "")
+        let file = AssociationFiles.assetLinks(apps: snapshot.config.settings.apps, components: snapshot.appLinkComponents, host: host)
+        return .json(file.jsonText)
     }
 
     /// `Host` without its port, lowercased (`[::1]:8080` → `[::1]`).

@@ -3,8 +3,8 @@ import SwitchboardCore
 
 /// The lints of `switchboard check` beyond validity (docs/command-line.md "Checking a config"): examples
 /// attached to rules and routes (errors when they fail), and warnings for routes no URL
-/// reaches, rewrite targets that land on no route, and patterns that overlap only through
-/// their constraints.
+/// reaches, rewrite targets that land on no route, patterns that overlap only through
+/// their constraints, and patterns the app-link association files cannot state exactly.
 enum ConfigLint {
     /// What the lints found.
     struct Findings {
@@ -22,7 +22,27 @@ enum ConfigLint {
         findings.warnings += unreachableRoutes(config, resolver)
         findings.warnings += deadTargets(config.rewriteRules, resolver)
         findings.warnings += constraintOverlaps(config)
+        findings.warnings += inexactAppLinks(config, snapshot.appLinkComponents)
         return findings
+    }
+
+    // MARK: - App links
+
+    /// Route patterns the association files cannot state exactly (design.md §11): what the
+    /// published component does instead, with the kind's stable code. Only with apps
+    /// configured: without them nothing is published.
+    static func inexactAppLinks(_ config: ConfigDirectory, _ components: AppLinkComponents) -> [ConfigIssue] {
+        let apps = config.settings.apps
+        guard !apps.ios.isEmpty || !apps.android.isEmpty else { return [] }
+        var files: [String: String] = [:]
+        for loaded in config.routeFiles {
+            for route in loaded.file.routes where files[route.id] == nil { files[route.id] = loaded.path }
+        }
+        return components.inexactness().map { finding in
+            ConfigIssue(
+                file: files[finding.routeID], item: finding.routeID,
+                message: "pattern '\(finding.pattern)' cannot be an exact app-link rule: \(finding.detail)", code: finding.code)
+        }
     }
 
     // MARK: - Examples

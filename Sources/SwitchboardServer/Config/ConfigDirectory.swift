@@ -88,6 +88,11 @@ package struct ConfigDirectory: Sendable {
             let settings: ServerSettings = decode(text, file: "switchboard.yaml", issues: &loading.issues)
         {
             loading.config.settings = settings
+            let policy = RedirectPolicy(
+                allowedHosts: settings.redirectAllow, allowHTTP: settings.redirectAllowHTTP, appSchemes: settings.schemes)
+            loading.issues += settings.apps.storeURLProblems(policy).map {
+                ConfigIssue(file: "switchboard.yaml", item: "apps", message: $0)
+            }
         }
         if let text = read("rewrites.yaml", in: url, issues: &loading.issues),
             let rules: RewritesFile = decode(text, file: "rewrites.yaml", issues: &loading.issues)

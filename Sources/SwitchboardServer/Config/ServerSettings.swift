@@ -38,6 +38,11 @@ package struct ServerSettings: Sendable, Hashable, KeyedSettings {
     package var redirectAllowHTTP: Bool = false
     /// Apps published in the association files (`/.well-known/…`).
     package var apps: AppsSettings = AppsSettings()
+    /// The service's public base (`https://go.example.com`): the `/open` links that
+    /// `GET /qr` encodes start with it.
+    package var publicURL: String?
+    /// What a shared link shows in chat apps when its route gives no `preview:`.
+    package var linkPreview: LinkPreview = LinkPreview()
     /// Worker threads of the HTTP server; `nil` = one per core, and at least one per 256 of
     /// `limits.max_connections` (`HTTPServerConfiguration.defaultThreadPoolSize(maxConnections:)`).
     package var threads: Int?
@@ -142,6 +147,12 @@ package struct ServerSettings: Sendable, Hashable, KeyedSettings {
         .optional("threads", \.threads, .atStart, valid: 1...256),
         .group("limits", \.limits),
         .value("apps", \.apps),
+        .optional(
+            "public_url", \.publicURL,
+            problem: { url in
+                ServerSettings.publicURLProblem(url).map { "public_url: \($0)" }
+            }),
+        .value("link_preview", \.linkPreview),
         .value("data_dir", \.dataDir, .atStart),
         .value("admin_token_env", \.adminTokenEnv),
         .value(
@@ -216,5 +227,13 @@ package struct ServerSettings: Sendable, Hashable, KeyedSettings {
         guard hosts[0] == hosts[1] || hosts.contains("0.0.0.0") || hosts.contains("::") else { return nil }
         return "'admin_listen' (\(adminListen)) is the address of 'listen' (\(listen)): give the admin listener a "
             + "port of its own, e.g. 127.0.0.1:9090"
+    }
+
+    /// Why a `public_url` is unusable: it must be an absolute `http(s)` URL with a host and
+    /// no query or fragment (`/open?url=…` is appended to it).
+    static func publicURLProblem(_ text: String) -> String? {
+        guard let url = try? ParsedURL.parse(text), url.isHTTP, url.host?.isEmpty == false, url.query == nil, url.fragment == nil
+        else { return "'\(text)' is not an absolute http(s) URL without query, such as https://go.example.com" }
+        return nil
     }
 }

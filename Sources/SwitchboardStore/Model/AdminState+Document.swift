@@ -103,6 +103,8 @@ extension AdminRoute {
         if let web = definition.web { members.append(("web", .string(web))) }
         if let app = definition.app { members.append(("app", .bool(app))) }
         if let minimum = definition.minAppVersion { members.append(("minAppVersion", .string(minimum))) }
+        if let preview = definition.preview { members.append(("preview", preview.json)) }
+        if let open = definition.open { members.append(("open", open.json)) }
         if let examples = definition.examples { members.append(("examples", .array(examples.map(\.json)))) }
         return .object(members)
     }

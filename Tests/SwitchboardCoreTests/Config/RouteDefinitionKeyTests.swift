@@ -10,7 +10,7 @@ struct RouteDefinitionKeyTests {
     static let samples: [RouteDefinitionKey: String] = [
         .id: #""a""#, .pattern: #""/a""#, .patterns: #"["/a", "/b"]"#, .target: #"{"page": "A"}"#,
         .params: #"{"n": "1"}"#, .web: #""https://m.example/a""#, .app: "false", .minAppVersion: #""5.2.0""#,
-        .examples: #"["app://a"]"#,
+        .preview: #"{"title": "A"}"#, .open: #"{"ios": "https://m.example/ios"}"#, .examples: #"["app://a"]"#,
     ]
 
     static func file(_ members: [(RouteDefinitionKey, String)]) -> String {
@@ -29,7 +29,7 @@ struct RouteDefinitionKeyTests {
         if let read = RouteFileJSONReader.read(text) {
             #expect(read == decoded, "\(text)")
         } else {
-            #expect(key == .examples, "the reader gives up on '\(key.rawValue)'")
+            #expect([.examples, .preview, .open].contains(key), "the reader gives up on '\(key.rawValue)'")
         }
     }
 

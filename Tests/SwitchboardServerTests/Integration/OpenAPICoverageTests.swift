@@ -15,7 +15,7 @@ extension IntegrationTests {
         static let serverPaths = [
             "/resolve", "/healthz", "/livez", "/readyz", "/metrics", "/openapi.yaml", "/admin/rules", "/admin/rules/{id}",
             "/admin/routes", "/admin/routes/{id}", "/admin/reload", "/admin/status", "/admin/table", "/admin/history",
-            "/admin/rollback", "/admin/state", "/admin/preview", "/open", "/admin/history/{id}", "/console", "/console/{id}",
+            "/admin/rollback", "/admin/state", "/admin/preview", "/open", "/qr", "/admin/history/{id}", "/console", "/console/{id}",
             "/.well-known/apple-app-site-association",
             "/.well-known/assetlinks.json", "/admin/analytics", "/admin/analytics/orphans",
         ]
@@ -45,6 +45,26 @@ extension IntegrationTests {
             ),
             ("GET /open", 302, { c, _ in try c.request("GET", "/open?url=" + HTTPTestClient.queryValue("shopapp://nowhere")) }),
             ("GET /open", 404, { c, _ in try c.request("GET", "/open?url=" + HTTPTestClient.queryValue("notaurl")) }),
+            (
+                "GET /open", 200,
+                { c, _ in try c.request("GET", "/open?platform=preview&url=" + HTTPTestClient.queryValue("shopapp://nowhere")) }
+            ),
+            ("GET /qr", 200, { c, _ in try c.request("GET", "/qr?url=" + HTTPTestClient.queryValue("shopapp://product/1")) }),
+            ("GET /qr", 400, { c, _ in try c.request("GET", "/qr?url=notaurl") }),
+            (
+                "GET /qr", 404,
+                { c, config in
+                    let settings = try config.read("switchboard.yaml")
+                    try config.write(
+                        "switchboard.yaml", settings.replacingOccurrences(of: "public_url: \"https://go.shop.example.com\"\n", with: ""))
+                    defer { try? config.write("switchboard.yaml", settings) }
+                    _ = try c.admin("POST", "/admin/reload")
+                    let response = try c.request("GET", "/qr?url=notaurl%3Ax")
+                    try config.write("switchboard.yaml", settings)
+                    _ = try c.admin("POST", "/admin/reload")
+                    return response
+                }
+            ),
             ("GET /open", 414, { c, _ in try c.request("GET", "/open?url=shopapp://x/" + String(repeating: "a", count: 9000)) }),
             (
                 "GET /.well-known/apple-app-site-association", 200,
@@ -384,7 +404,7 @@ extension IntegrationTests {
             // The demo config has redirect_allow, apps and the console on.
             try config.writeSettings(
                 try config.read("switchboard.yaml") + "limits: { max_admin_rules: 2, max_routes: 37 }\n"
-                    + "cors_allowed_origins: [\"https://m.shop.example.com\"]\n")
+                    + "cors_allowed_origins: [\"https://m.shop.example.com\"]\n" + "public_url: \"https://go.shop.example.com\"\n")
             let server = try await InProcessServer(config: config)
             let operations = document.operations
             var exercised: Set<String> = []

@@ -76,21 +76,29 @@ struct AssociationFilesTests {
         #expect(shop.count == 1)
         #expect(shop[0]["appIDs"] as? [String] == ["ABCDE12345.com.example.shop", "ABCDE12345.com.example.shop.beta"])
         let components = try #require(shop[0]["components"] as? [[String: Any]])
-        #expect(components.map { $0["/"] as? String } == ["/product/*", "/search/*", "/account/*", "/docs/*", "/search"])
-        #expect(components.map { $0["exclude"] as? Bool } == [nil, nil, true, nil, nil])
+        #expect(
+            components.map { $0["/"] as? String } == [
+                "/account/?*/?*", "/docs/?*/?*", "/?*/?*/?*", "/product/?*", "/search/?*", "/account/?*", "/docs/?*", "/?*/?*", "/search",
+                "/search/",
+            ])
+        #expect(components.map { $0["exclude"] as? Bool } == [true, nil, true, nil, nil, true, nil, true, nil, nil])
 
         let www = try Self.appleDetails(try Self.get(server, "/.well-known/apple-app-site-association", host: "WWW.shop.example.com:8443"))
         let wwwPaths = try #require(www[0]["components"] as? [[String: Any]]).map { $0["/"] as? String }
-        #expect(wwwPaths == ["/product/*", "/c/*", "/search/*", "/account/*", "/docs/*", "/search"])
+        #expect(
+            wwwPaths == [
+                "/account/?*/?*", "/docs/?*/?*", "/?*/?*/?*", "/product/?*", "/c/?*", "/search/?*", "/account/?*", "/docs/?*", "/?*/?*",
+                "/search", "/search/",
+            ])
 
         let partner = try Self.appleDetails(try Self.get(server, "/.well-known/apple-app-site-association", host: "partner.example.com"))
-        #expect(try #require(partner[0]["components"] as? [[String: Any]]).map { $0["/"] as? String } == ["/p/*"])
+        #expect(try #require(partner[0]["components"] as? [[String: Any]]).map { $0["/"] as? String } == ["/?*/?*/?*", "/p/?*"])
 
         let other = try Self.appleDetails(try Self.get(server, "/.well-known/apple-app-site-association", host: "evil.example.com"))
         #expect(try #require(other[0]["components"] as? [[String: Any]]).isEmpty)
     }
 
-    @Test("assetlinks.json follows the Digital Asset Links format")
+    @Test("assetlinks.json follows the Digital Asset Links format, with the Host's dynamic rules")
     func android() throws {
         let server = try AppsTestServer(settings: Self.settings, routes: Self.routes)
         let response = try Self.get(server, "/.well-known/assetlinks.json", host: "shop.example.com")
@@ -99,7 +107,13 @@ struct AssociationFilesTests {
         let statements = try #require(try response.parsedJSON() as? [[String: Any]])
         #expect(statements.count == 1)
         let statement = statements[0]
-        #expect(Set(statement.keys) == ["relation", "target"])
+        #expect(Set(statement.keys) == ["relation", "target", "relation_extensions"])
+        let extensions = try #require(statement["relation_extensions"] as? [String: [String: Any]])
+        let rules = try #require(
+            extensions["delegate_permission/common.handle_all_urls"]?["dynamic_app_link_components"] as? [[String: Any]])
+        #expect(rules.map { $0["/"] as? String }.first == "/account/?*/?*")
+        #expect(rules.map { $0["exclude"] as? Bool }.first == true)
+        #expect(rules.allSatisfy { Set($0.keys).isSubset(of: ["/", "exclude", "comments"]) })
         #expect(statement["relation"] as? [String] == ["delegate_permission/common.handle_all_urls"])
         let target = try #require(statement["target"] as? [String: Any])
         #expect(target["namespace"] as? String == "android_app")
@@ -117,6 +131,15 @@ struct AssociationFilesTests {
         let android = try Self.get(server, "/.well-known/assetlinks.json", host: "shop.example.com")
         #expect(android.status == 200)
         #expect(android.text == "[]")
+        let withApp = try AppsTestServer(
+            settings: "domains: [shop.example.com]\napps: {android: [{package: a.b, sha256: [\"\(Self.fingerprint)\"]}]}",
+            routes: Self.routes)
+        let unknownHost = try #require(
+            try Self.get(withApp, "/.well-known/assetlinks.json", host: "evil.example.com").parsedJSON() as? [[String: Any]])
+        let extensions = try #require(unknownHost.first?["relation_extensions"] as? [String: [String: Any]])
+        let rules = try #require(
+            extensions["delegate_permission/common.handle_all_urls"]?["dynamic_app_link_components"] as? [[String: Any]])
+        #expect(rules.map { $0["/"] as? String } == ["*"], "a host with no route: everything excluded")
         let post = try server.request("POST", "/.well-known/assetlinks.json", body: [])
         #expect(post.status == 405)
     }

@@ -22,7 +22,7 @@ export async function render(page, context) {
       const { json } = await call('GET', `/admin/table?${query}`);
       clear(body);
       for (const route of json.routes) body.append(row(route));
-      if (json.routes.length === 0) body.append(el('tr', {}, el('td', { colspan: 7, class: 'muted' }, 'No route matches.')));
+      if (json.routes.length === 0) body.append(el('tr', {}, el('td', { colspan: 8, class: 'muted' }, 'No route matches.')));
       summary.textContent = `${json.total.toLocaleString()} routes in the table (version ${json.version}); `
         + `page ${cursors.length}, ${json.routes.length} shown.`;
       previous.disabled = cursors.length === 1;
@@ -49,7 +49,7 @@ export async function render(page, context) {
     form,
     summary,
     el('div', { class: 'scroll' }, el('table', { id: 'routes-table' },
-      el('thead', {}, el('tr', {}, ['Id', 'Module', 'Patterns', 'Target', 'Web URL', 'Hits', 'Source'].map((name) => el('th', {}, name)))),
+      el('thead', {}, el('tr', {}, ['Id', 'Module', 'Patterns', 'Target', 'Web URL', 'Hits', '/open sends', 'Source'].map((name) => el('th', {}, name)))),
       body)),
     el('div', { class: 'pager' }, previous, next),
   );
@@ -64,5 +64,12 @@ function row(route) {
     el('td', { class: 'mono small' }, compact(route.target)),
     el('td', { class: 'mono small' }, route.web || ''),
     el('td', { class: 'number' }, route.hits === undefined ? '' : route.hits.toLocaleString()),
+    el('td', { class: 'small' }, opens(route.open)),
     el('td', { class: 'small muted' }, route.source));
+}
+
+// Where GET /open sends each platform for a link of the route, one line per platform.
+function opens(open) {
+  if (!open) return '';
+  return ['ios', 'android', 'web', 'preview'].map((platform) => el('div', {}, `${platform}: ${open[platform]}`));
 }
