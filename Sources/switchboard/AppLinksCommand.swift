@@ -3,10 +3,14 @@ import Foundation
 import SwitchboardCore
 import SwitchboardServer
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// `switchboard applinks check --config DIR --url https://HOST [--aasa FILE] [--assetlinks FILE]`:
 /// whether a host's published association files open the apps where the config says they
 /// should (design.md §11).
-struct AppLinksCommand: ParsableCommand {
+struct AppLinksCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "applinks",
         abstract: "Work with the app-link association files.",
@@ -14,7 +18,7 @@ struct AppLinksCommand: ParsableCommand {
     )
 
     /// The drift check.
-    struct Check: ParsableCommand {
+    struct Check: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "check",
             abstract: "Compare a host's published association files with what the config generates.",
@@ -33,16 +37,16 @@ struct AppLinksCommand: ParsableCommand {
         @Option(help: "Read the assetlinks.json from this file instead of fetching it.")
         var assetlinks: String?
 
-        func run() throws {
+        func run() async throws {
             guard let base = try? ParsedURL.parse(url), base.isHTTP, let host = base.host, !host.isEmpty else {
                 StandardError.write("switchboard: --url must be an http(s) URL such as https://shop.example.com, not '\(url)'")
-                throw ExitCode(2)
+                throw ExitCode.badInput
             }
             let snapshot = try options.loadSnapshot()
             let root = url.hasSuffix("/") ? String(url.dropLast()) : url
             let published = (
-                aasa: try read(file: aasa, orFetch: root + "/.well-known/apple-app-site-association"),
-                assetLinks: try read(file: assetlinks, orFetch: root + "/.well-known/assetlinks.json")
+                aasa: try await read(file: aasa, orFetch: root + "/.well-known/apple-app-site-association"),
+                assetLinks: try await read(file: assetlinks, orFetch: root + "/.well-known/assetlinks.json")
             )
             let differences: [AppLinkDrift.Difference]
             do {
@@ -50,7 +54,7 @@ struct AppLinksCommand: ParsableCommand {
                     snapshot: snapshot, host: host, publishedAASA: published.aasa, publishedAssetLinks: published.assetLinks)
             } catch {
                 StandardError.write("switchboard: \(error.message)")
-                throw ExitCode(2)
+                throw ExitCode.badInput
             }
             guard !differences.isEmpty else {
                 print("the association files of \(host) agree with the config")
@@ -58,56 +62,41 @@ struct AppLinksCommand: ParsableCommand {
             }
             for difference in differences { print(difference) }
             print("\(differences.count) difference\(differences.count == 1 ? "" : "s") for \(host)")
-            throw ExitCode(1)
+            throw ExitCode.findings
         }
 
         /// The file's bytes, or the fetched body (`nil` for a 404: not published).
-        private func read(file: String?, orFetch address: String) throws -> [UInt8]? {
+        private func read(file: String?, orFetch address: String) async throws -> [UInt8]? {
             if let file {
                 guard let data = FileManager.default.contents(atPath: file) else {
                     StandardError.write("switchboard: cannot read \(file)")
-                    throw ExitCode(2)
+                    throw ExitCode.badInput
                 }
                 return Array(data)
             }
-            return try Self.fetch(address)
+            return try await Self.fetch(address)
         }
 
-        /// `GET address` with curl (following redirects, as the platforms do not: a redirect
-        /// is reported by its status): the body of a 200, `nil` for a 404, exit 3 otherwise.
-        static func fetch(_ address: String) throws -> [UInt8]? {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [
-                "curl", "--silent", "--show-error", "--max-time", "15", "--output", "-", "--write-out", "\n%{http_code}", address,
-            ]
-            let output = Pipe()
-            let errors = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
+        /// `GET address`, following no redirect (the platforms do not: a redirect is reported by
+        /// its status): the body of a 200, `nil` for a 404, exit 3 otherwise.
+        static func fetch(_ address: String) async throws -> [UInt8]? {
+            guard let url = URL(string: address) else {
+                StandardError.write("switchboard: '\(address)' is not a URL")
+                throw ExitCode.badInput
+            }
+            let answer: (body: Data, response: HTTPURLResponse)
             do {
-                try process.run()
+                answer = try await HTTPClient.send(URLRequest(url: url, timeoutInterval: HTTPClient.timeout))
             } catch {
-                StandardError.write("switchboard: cannot run curl to fetch \(address): \(error)")
-                throw ExitCode(3)
+                StandardError.write("switchboard: \(address) could not be reached: \(error.localizedDescription)")
+                throw ExitCode.serverUnavailable
             }
-            let body = output.fileHandleForReading.readDataToEndOfFile()
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            var bytes = Array(body)
-            guard process.terminationStatus == 0, let newline = bytes.lastIndex(of: UInt8(ascii: "\n")) else {
-                StandardError.write(
-                    "switchboard: \(address) could not be reached: \(message.trimmingCharacters(in: .whitespacesAndNewlines))")
-                throw ExitCode(3)
-            }
-            let status = Int(String(decoding: bytes[(newline + 1)...], as: UTF8.self)) ?? 0
-            bytes.removeSubrange(newline...)
-            switch status {
-            case 200: return bytes
+            switch answer.response.statusCode {
+            case 200: return Array(answer.body)
             case 404: return nil
-            default:
+            case let status:
                 StandardError.write("switchboard: \(address) answered \(status)")
-                throw ExitCode(3)
+                throw ExitCode.serverUnavailable
             }
         }
     }

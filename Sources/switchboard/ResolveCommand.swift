@@ -48,8 +48,8 @@ struct ResolveCommand: ParsableCommand {
                     resolution, platform: OpenPlatform(parameter: platform ?? "web", userAgent: nil),
                     settings: snapshot.config.settings, policy: snapshot.redirectPolicy)
                 print(decision.json.jsonText)
-                if case .refused = decision.answer { throw ExitCode(1) }
-                throw ExitCode(0)
+                if case .refused = decision.answer { throw ExitCode.findings }
+                throw ExitCode.success
             }
             if let trace, case .object(var members) = resolution.json {
                 members.append(("trace", trace.json))

@@ -25,9 +25,6 @@ struct AdminClient: Sendable {
     let server: URL
     let token: String
 
-    /// How long a request may take before the server counts as unreachable.
-    static let timeout: TimeInterval = 30
-
     /// Sends `method path` with `body`, and `If-Match: "ifMatch"` when given.
     ///
     /// - Throws: ``AdminClientError``: `unreachable` when no answer came, `refused` for a
@@ -38,7 +35,7 @@ struct AdminClient: Sendable {
         guard let url = URL(string: server.absoluteString + path) else {
             throw .usage("'\(path)' does not make a URL with the server \(server.absoluteString)")
         }
-        var request = URLRequest(url: url, timeoutInterval: Self.timeout)
+        var request = URLRequest(url: url, timeoutInterval: HTTPClient.timeout)
         request.httpMethod = method
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -48,14 +45,11 @@ struct AdminClient: Sendable {
             request.httpBody = Data(body.jsonText.utf8)
         }
         let data: Data
-        let response: URLResponse
+        let http: HTTPURLResponse
         do {
-            (data, response) = try await URLSession.shared.data(for: request)
+            (data, http) = try await HTTPClient.send(request)
         } catch {
             throw .unreachable(server: server.absoluteString, reason: error.localizedDescription)
-        }
-        guard let http = response as? HTTPURLResponse else {
-            throw .unexpectedAnswer("not an HTTP response")
         }
         let text = String(decoding: data, as: UTF8.self)
         let json: JSONValue
