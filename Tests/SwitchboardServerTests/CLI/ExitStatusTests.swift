@@ -49,6 +49,10 @@ struct ExitStatusTests {
         Case(arguments: ["admin", "rollback", "-1"], status: 2),
         Case(arguments: ["export", "--output", "EMPTY/out", "--data-dir", "MISSING"], status: 2),
         Case(arguments: ["export", "--output", "EMPTY/out", "--data-dir", "EMPTY", "--config", "DEMO"], status: 0),
+        Case(arguments: ["applinks", "check", "--config", "DEMO", "--url", "not a url"], status: 2),
+        Case(arguments: ["applinks", "check", "--config", "MISSING", "--url", "https://shop.example.com"], status: 2),
+        Case(arguments: ["applinks", "check", "--config", "DEMO", "--url", "http://127.0.0.1:1"], status: 3),
+        Case(arguments: ["resolve", "--config", "DEMO", "--open", "--platform", "android", "shopapp://product/42"], status: 0),
     ]
 
     @Test(arguments: cases)
@@ -86,7 +90,7 @@ struct HelpTests {
         let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         let start = try #require(lines.firstIndex(of: "SUBCOMMANDS:"), "\(run.stdout)")
         let listed = lines[(start + 1)...].prefix { !$0.isEmpty }
-        let names = ["serve", "resolve", "check", "routes", "diff", "codegen", "migrate-store", "admin", "export"]
+        let names = ["serve", "resolve", "check", "routes", "diff", "codegen", "migrate-store", "admin", "export", "applinks"]
         #expect(listed.count == names.count, "\(run.stdout)")
         for (line, name) in zip(listed, names) {
             #expect(line.hasPrefix("  \(name) "), "\(line)")
