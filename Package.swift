@@ -57,6 +57,11 @@ let package = Package(
             providers: [.apt(["libpq-dev"])]
         ),
 
+        // MARK: Build tools
+
+        // Writes the git revision of the build into SwitchboardServer (SwitchboardVersion.revision).
+        .plugin(name: "BuildRevision", capability: .buildTool()),
+
         // MARK: Libraries
 
         .target(
@@ -113,7 +118,8 @@ let package = Package(
                 .embedInCode("Resources/console/history.js"),
                 .embedInCode("Resources/console/status.js"),
             ],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            plugins: ["BuildRevision"]
         ),
         .executableTarget(
             name: "switchboard",

@@ -72,8 +72,13 @@ package final class SwitchboardApplication: Sendable {
             }
         }
         let settings = loaded.snapshot.config.settings
-        let parts = ServingParts(
-            loaded: loaded, configDirectory: configDirectory, environment: environment, logger: logger, clock: clock)
+        let parts: ServingParts
+        do {
+            parts = try ServingParts(
+                loaded: loaded, configDirectory: configDirectory, environment: environment, logger: logger, clock: clock)
+        } catch {
+            throw StartupError(description: "an admin token is refused:\n\(error)")
+        }
         let (holder, writer, api) = (parts.holder, parts.writer, parts.api)  // what the closures below keep
         let executor = BlockingExecutor(
             name: "sb-blocking", threads: Self.blockingThreads, queueLimit: Self.blockingQueueLimit)

@@ -43,7 +43,7 @@ final class InProcessServer: Sendable {
     /// - Parameter environment: more environment variables (named admin tokens).
     /// - Parameter storeProbeInterval: how often a PostgreSQL store is probed.
     init(
-        config: TestConfig, token: String? = "t", environment extra: [String: String] = [:],
+        config: TestConfig, token: String? = TestToken.admin, environment extra: [String: String] = [:],
         pollInterval: Duration = .milliseconds(200), storeProbeInterval: Duration = .milliseconds(500)
     ) async throws {
         self.config = config
