@@ -32,15 +32,23 @@ package enum AdminTokenSource: Sendable, Hashable {
             guard let value = environment[name], !value.isEmpty else { return nil }
             return value
         case .file(let path):
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw AdminTokenError(
-                    tokenName: tokenName, source: self,
-                    problem: "cannot be read (missing, or not readable by this user): fix the path or its permissions")
+            let unreadable = AdminTokenError(
+                tokenName: tokenName, source: self,
+                problem: "cannot be read (missing, a folder, or not readable by this user): fix the path or its permissions")
+            guard let file = FileHandle(forReadingAtPath: path) else { throw unreadable }
+            defer { try? file.close() }
+            // At most one byte more than a token may have: a wrong path to a large file is refused
+            // without being read whole.
+            let data: Data
+            do {
+                data = try file.read(upToCount: Self.maxFileBytes + 1) ?? Data()
+            } catch {
+                throw unreadable
             }
             guard data.count <= Self.maxFileBytes else {
                 throw AdminTokenError(
                     tokenName: tokenName, source: self,
-                    problem: "is \(data.count) bytes, more than an admin token's \(Self.maxFileBytes): point it at the token alone")
+                    problem: "is more than an admin token's \(Self.maxFileBytes) bytes: point it at the token alone")
             }
             let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             guard !text.isEmpty else {

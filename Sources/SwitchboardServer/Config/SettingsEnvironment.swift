@@ -7,9 +7,10 @@ import Yams
 /// `SWITCHBOARD_LISTEN`, `limits.max_connections` is `SWITCHBOARD_LIMITS_MAX_CONNECTIONS`.
 ///
 /// Precedence, one rule for every setting: a command-line flag, then the environment, then
-/// `switchboard.yaml`, then the default. A variable's value is read as a YAML value (`8080`,
-/// `true`, `[a, b]`, `{urls: 0}`) and checked as the key in the file is; an empty variable is
-/// ignored. The overrides are applied wherever `switchboard.yaml` is read for the server (at
+/// `switchboard.yaml`, then the default. A variable's value is one plain YAML scalar, taken as
+/// written (`8080`, `true`, `./data`, a URL with a `#` in it), or a flow collection when it
+/// starts with `[` or `{` (`[a, b]`, `{urls: 0}`); it is checked as the key in the file is. An
+/// empty variable is ignored. The overrides are applied wherever `switchboard.yaml` is read for the server (at
 /// start and at every reload), so a reload never sees them as changes.
 package struct SettingsEnvironment: Sendable {
     /// The prefix of every variable.
@@ -44,7 +45,9 @@ package struct SettingsEnvironment: Sendable {
             guard let text = variables[entry.variable], !text.isEmpty else { continue }
             let value: Node
             do {
-                value = try Yams.compose(yaml: text) ?? Node("")
+                // A scalar is not parsed as YAML, so that nothing in it (`#`, quotes) is lost.
+                let isCollection = text.hasPrefix("[") || text.hasPrefix("{")
+                value = isCollection ? try Yams.compose(yaml: text) ?? Node(text) : Node(text)
                 // Checked alone first, so that a refusal names the variable rather than the file.
                 _ = try YAMLDecoder().decode(ServerSettings.self, from: Self.setting(value, at: entry.path, in: nil))
             } catch {

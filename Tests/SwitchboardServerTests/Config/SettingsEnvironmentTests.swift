@@ -52,6 +52,9 @@ struct SettingsEnvironmentTests {
         #expect(settings.trafficSample.urls == 0)
         #expect(settings.historyLimit == 7, "a setting a reload applies is not read from the environment")
         #expect(settings.logFormat == .text)
+        // A scalar is taken as written: a `#` is not a comment.
+        let written = try Self.load("", ["SWITCHBOARD_DATA_DIR": "./data #1", "SWITCHBOARD_THREADS": "3"]).get()
+        #expect(written.dataDir == "./data #1" && written.threads == 3)
     }
 
     @Test("a value its key refuses is an issue naming the variable")
