@@ -10,8 +10,8 @@ import Yams
 /// `switchboard.yaml`, then the default. A variable's value is one plain YAML scalar, taken as
 /// written (`8080`, `true`, `./data`, a URL with a `#` in it), or a flow collection when it
 /// starts with `[` or `{` (`[a, b]`, `{urls: 0}`); it is checked as the key in the file is. An
-/// empty variable is ignored. The overrides are applied wherever `switchboard.yaml` is read for the server (at
-/// start and at every reload), so a reload never sees them as changes.
+/// empty variable is ignored. The overrides are applied wherever `switchboard.yaml` is read for
+/// the server (at start and at every reload), so a reload never sees them as changes.
 package struct SettingsEnvironment: Sendable {
     /// The prefix of every variable.
     package static let prefix = "SWITCHBOARD_"
