@@ -64,6 +64,11 @@ let package = Package(
             providers: [.apt(["libqrencode-dev", "zlib1g-dev"])]
         ),
 
+        // MARK: Build tools
+
+        // Writes the git revision of the build into SwitchboardServer (SwitchboardVersion.revision).
+        .plugin(name: "BuildRevision", capability: .buildTool()),
+
         // MARK: Libraries
 
         .target(
@@ -122,7 +127,8 @@ let package = Package(
                 .embedInCode("Resources/console/status.js"),
                 .embedInCode("Resources/console/analytics.js"),
             ],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            plugins: ["BuildRevision"]
         ),
         .executableTarget(
             name: "switchboard",

@@ -20,14 +20,15 @@ if [ -n "${SWITCHBOARD_TEST_POSTGRES:-}" ]; then
 else
   optional=(--optional switchboard_store_)
 fi
-demo_server_start "$binary" "$store" metrics
+token=check-metrics-token-0123456789abcdef
+demo_server_start "$binary" "$store" "$token"
 base="http://127.0.0.1:$port"
 for url in product/1 product/2 cart user/me search/shoes product/3 nowhere; do
   curl -s -o /dev/null "$base/resolve?url=shopapp%3A%2F%2F${url//\//%2F}"
 done
-curl -s -o /dev/null -X POST -H 'Authorization: Bearer metrics' \
+curl -s -o /dev/null -X POST -H "Authorization: Bearer $token" \
   -d '{"id":"metrics","match":"^shopapp://m$","target":"shopapp://cart"}' "$base/admin/rules"
-curl -s -o /dev/null -X POST -H 'Authorization: Bearer metrics' "$base/admin/reload"
+curl -s -o /dev/null -X POST -H "Authorization: Bearer $token" "$base/admin/reload"
 curl -fsS "$base/metrics" >"$work/metrics.txt"
 "$python" scripts/python/check_metrics.py "$work/metrics.txt" --route-series 3 "${optional[@]}" \
   ${SWITCHBOARD_DASHBOARD:+--dashboard "$SWITCHBOARD_DASHBOARD"}

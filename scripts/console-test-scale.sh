@@ -15,7 +15,7 @@ cp -r config "$work/config"
 python3 scripts/loadtest/generate-routes.py "$work/config/routes.d/bulk.json" "$count"
 printf 'limits: { max_routes: %d }\n' $((count + 100)) >>"$work/config/switchboard.yaml"
 started=$(date +%s.%N)
-(cd "$work" && SWITCHBOARD_STORE="" SWITCHBOARD_ADMIN_TOKEN=scale exec "$binary" serve --config config \
+(cd "$work" && SWITCHBOARD_STORE="" SWITCHBOARD_ADMIN_TOKEN=console-scale-token-0123456789abcdef exec "$binary" serve --config config \
   --listen 127.0.0.1:0 --drain-seconds 0 >"$work/server.log" 2>&1) &
 server=$!
 port=""
@@ -30,7 +30,7 @@ echo "serving $count + 36 routes after $(echo "$(date +%s.%N) - $started" | bc) 
 median() {
   local path=$1 times=()
   for _ in 1 2 3 4 5; do
-    times+=("$(curl -s -o /dev/null -w '%{time_total}' -H 'Authorization: Bearer scale' "http://127.0.0.1:$port$path")")
+    times+=("$(curl -s -o /dev/null -w '%{time_total}' -H 'Authorization: Bearer console-scale-token-0123456789abcdef' "http://127.0.0.1:$port$path")")
   done
   printf '%s\n' "${times[@]}" | sort -n | sed -n 3p | awk '{printf "%.2f", $1 * 1000}'
 }

@@ -19,7 +19,7 @@ demo_server_prepare console-test
 # Every /resolve is sampled, so that the few the test makes are there to preview against.
 # (The demo config has the console on.)
 printf 'traffic_sample: { every: 1 }\n' >>"$work/config/switchboard.yaml"
-token="console-test-$$-$RANDOM"
+token="console-test-token-$$-$RANDOM-0123456789"
 demo_server_start "$binary" "" "$token"
 SWITCHBOARD_CONSOLE_TOKEN="$token" "$python" scripts/python/console_test.py "http://127.0.0.1:$port" "${screenshots[@]}" \
   || { echo "console-test: server log:" >&2; tail -n 50 "$work/server.log" >&2; exit 1; }

@@ -4,17 +4,19 @@
 # (scripts/dockerfile.py), so the two cannot drift apart:
 #
 #  1. build stage: the files its COPY lines name (symlinks kept, as COPY keeps them) go into an
-#     empty folder, and its non-apt RUN line runs there (`swift build -c release
-#     --static-swift-stdlib`); the apt packages it installs must be installed here;
+#     empty folder, and its non-apt RUN lines run there (`swift package resolve`, then
+#     `swift build -c release --static-swift-stdlib`) with REVISION set as `--build-arg
+#     REVISION=$(git rev-parse HEAD)` would; the apt packages it installs must be installed here;
 #  2. runtime stage: a Debian root made by `debootstrap --variant=minbase` of the FROM image's
 #     release, then the stage's RUN lines run in it with chroot (apt-get install of exactly its
 #     packages, the user, the folders); this root is cached between runs under
 #     $SWITCHBOARD_ROOTFS_CACHE (default /var/cache/switchboard-ci), keyed by the FROM line and
 #     the RUN lines, like an image layer;
-#  3. the stage's COPY lines, then ENTRYPOINT as USER (which must be numeric: Kubernetes'
-#     runAsNonRoot needs it) in WORKDIR, chrooted, in a network namespace of its own so the
-#     EXPOSEd port cannot clash; the checks: HEALTHCHECK's command inside the root, /livez,
-#     /readyz, /resolve, an admin write that lands in the data VOLUME, SIGTERM exits 0.
+#  3. the stage's COPY lines, then ENTRYPOINT and CMD as USER (which must be numeric: Kubernetes'
+#     runAsNonRoot needs it) in WORKDIR with its ENV, chrooted, in a network namespace of its own
+#     so the EXPOSEd port cannot clash; the checks: HEALTHCHECK's command inside the root (with
+#     the image's ENV), `--version` naming the revision, /livez, /readyz, /resolve, an admin
+#     write that lands in the data VOLUME, SIGTERM exits 0.
 #
 # Needs root (debootstrap, chroot, unshare). Usage: scripts/container-replay.sh [rootfs]
 # (`rootfs` only makes or finds the cached root and prints its path).
@@ -109,6 +111,8 @@ while IFS=$'\t' read -r _ _ source destination; do
   docker_copy "$source" "$context/$destination"
 done < <(fact COPY "$build_stage")
 out="$scratch/out"
+# The build argument REVISION, as `docker build --build-arg REVISION=$(git rev-parse HEAD)` gives it.
+revision=${REVISION:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}
 while IFS=$'\t' read -r _ _ command; do
   case "$command" in
     apt-get*)
@@ -120,7 +124,7 @@ while IFS=$'\t' read -r _ _ command; do
     *)
       say "RUN in the build folder: $command"
       # The stage's output folder (/out) becomes one of the scratch folder's.
-      (cd "$context" && /bin/sh -c "${command//\/out\//$out/}") >"$scratch/build.log" 2>&1 \
+      (cd "$context" && REVISION="$revision" /bin/sh -c "${command//\/out\//$out/}") >>"$scratch/build.log" 2>&1 \
         || { tail -30 "$scratch/build.log" >&2; fail "the build stage's RUN line"; }
       if grep -E "ignoring broken symlink|Invalid Resource|warning: .*(not found|does not exist)" "$scratch/build.log" >&2; then
         fail "the build stage's build warns about missing files"
@@ -148,21 +152,25 @@ user=$(fact USER "$runtime_stage" | cut -f3 | tail -1)
 image_workdir=$(fact WORKDIR "$runtime_stage" | cut -f3 | tail -1)
 port=$(fact EXPOSE "$runtime_stage" | cut -f3 | tail -1)
 mapfile -t entrypoint < <(fact ENTRYPOINT "$runtime_stage" | cut -f3- | tr '\t' '\n')
-healthcheck=$(fact HEALTHCHECK "$runtime_stage" | cut -f3 | sed 's/.*CMD //')
+mapfile -t cmd < <(fact CMD "$runtime_stage" | cut -f3- | tr '\t' '\n')
+mapfile -t image_env < <(fact ENV "$runtime_stage" | cut -f3- | tr '\t' '\n')
+healthcheck=$(fact HEALTHCHECK "$runtime_stage" | awk -F'\t' '{print $NF}')
+[[ "$(fact HEALTHCHECK "$runtime_stage")" == *--start-period=* ]] || fail "the HEALTHCHECK has no --start-period"
 data_volume=$(fact VOLUME "$runtime_stage" | cut -f3- | tr '\t' '\n' | grep '/data$' || true)
 [ -n "$data_volume" ] || fail "no data VOLUME"
 ownership=$(stat -c %u:%g "$root$data_volume")
 [ "$ownership" = "${user%%:*}:${user#*:}" ] || fail "the data volume $data_volume is owned by $ownership, not USER $user"
-printf -v entry '%q ' "${entrypoint[@]}"
+printf -v entry '%q ' "${entrypoint[@]}" "${cmd[@]}"
 printf -v health '%q' "$healthcheck"
+printf -v variables '%q ' "${image_env[@]}"
 
 say "serving in the root as $user, in a network namespace of its own"
 cat >"$scratch/inside.sh" <<EOF
 set -euo pipefail
 ip link set lo up
 mount -t proc proc "$root/proc"
-env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/srv/switchboard \
-  SWITCHBOARD_ADMIN_TOKEN=replay-secret \
+env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/srv/switchboard $variables \
+  SWITCHBOARD_ADMIN_TOKEN=replay-token-0123456789abcdef0123 \
   chroot --userspec=$user "$root" /bin/sh -c "cd $image_workdir && exec $entry" >"$scratch/server.log" 2>&1 &
 server=\$!
 base="http://127.0.0.1:$port"
@@ -177,13 +185,19 @@ check() { # name expected-status curl-arguments...
   fi
   echo "container-replay: \$name -> \$status \$(head -c 120 "$scratch/body")" >&2
 }
-chroot --userspec=$user "$root" /bin/sh -c $health >/dev/null \
+env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin $variables \
+  chroot --userspec=$user "$root" /bin/sh -c $health >/dev/null \
   || { echo "container-replay: FAILED: the HEALTHCHECK command" >&2; cat "$scratch/server.log" >&2; exit 1; }
+version=\$(chroot --userspec=$user "$root" /usr/local/bin/switchboard --version)
+case "\$version" in
+  *"(revision $revision)") echo "container-replay: switchboard --version -> \$version" >&2 ;;
+  *) echo "container-replay: FAILED: --version '\$version' does not name the revision $revision" >&2; exit 1 ;;
+esac
 check /healthz 200 "\$base/healthz"
 check /livez 200 "\$base/livez"
 check /readyz 200 "\$base/readyz"
 check /resolve 200 "\$base/resolve?url=shopapp%3A%2F%2Fproduct%2F42"
-check 'POST /admin/rules' 201 -X POST -H 'Authorization: Bearer replay-secret' \
+check 'POST /admin/rules' 201 -X POST -H 'Authorization: Bearer replay-token-0123456789abcdef0123' \
   -d '{"id":"replay","match":"^shopapp://replay\$","target":"shopapp://product/1"}' "\$base/admin/rules"
 check 'the pushed rule' 200 "\$base/resolve?url=shopapp%3A%2F%2Freplay"
 check /metrics 200 "\$base/metrics"

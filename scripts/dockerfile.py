@@ -8,16 +8,19 @@ tool:
     INSTR   INDEX KEYWORD ARGUMENTS...
 
 Continuation lines are joined, comments dropped; JSON-form arguments (`["a", "b"]`) are
-printed one argument per field. Only what the replay needs is understood: FROM, RUN, COPY,
-WORKDIR, USER, VOLUME, EXPOSE, HEALTHCHECK and ENTRYPOINT; anything else stops it, so that a
-new instruction cannot be silently skipped.
+printed one argument per field, and so are the `NAME=value` pairs of ENV, ARG and LABEL. Only
+what the replay needs is understood: FROM, RUN, COPY, WORKDIR, USER, VOLUME, EXPOSE,
+HEALTHCHECK, ENTRYPOINT, CMD, ENV, ARG and LABEL; anything else stops it, so that a new
+instruction cannot be silently skipped.
 """
 
 import json
 import shlex
 import sys
 
-KNOWN = {"FROM", "RUN", "COPY", "WORKDIR", "USER", "VOLUME", "EXPOSE", "HEALTHCHECK", "ENTRYPOINT", "CMD", "ENV"}
+KNOWN = {
+    "FROM", "RUN", "COPY", "WORKDIR", "USER", "VOLUME", "EXPOSE", "HEALTHCHECK", "ENTRYPOINT", "CMD", "ENV", "ARG", "LABEL",
+}
 
 
 def instructions(text):
@@ -56,10 +59,15 @@ def main(path):
             name = words[2] if len(words) >= 3 and words[1].upper() == "AS" else str(index)
             print("\t".join(["stage", str(index), name, words[0]]))
             continue
-        if keyword in ("COPY", "VOLUME", "EXPOSE"):
+        if keyword in ("COPY", "VOLUME", "EXPOSE", "ENV", "ARG", "LABEL"):
             fields = arguments(rest) if rest.startswith("[") else shlex.split(rest)
-        elif keyword == "ENTRYPOINT":
+        elif keyword in ("ENTRYPOINT", "CMD"):
             fields = arguments(rest)
+        elif keyword == "HEALTHCHECK":
+            # The options, then the command as one field: shell words, quoted, from either form.
+            options, _, command = rest.partition("CMD ")
+            words = arguments(command) if command.startswith("[") else [command]
+            fields = options.split() + [" ".join(shlex.quote(word) for word in words) if command.startswith("[") else command]
         else:
             fields = [rest]
         print("\t".join([keyword, str(index)] + fields))

@@ -117,7 +117,7 @@ guard scenario == "distinct" || scenario == "repeat", count > 0, (1...64).contai
 let links = try String(contentsOfFile: arguments[2], encoding: .utf8).split(separator: "\n").map(String.init)
 var logger = Logger(label: "switchboard-api-benchmark")
 logger.logLevel = .warning
-let parts = ServingParts(
+let parts = try ServingParts(
     loaded: try SnapshotLoader.load(configDirectory: arguments[1], environment: [:]), configDirectory: arguments[1],
     environment: { [:] }, logger: logger, clock: { Date().timeIntervalSince1970 })
 

@@ -1,10 +1,19 @@
 import ArgumentParser
+import Foundation
 import SwitchboardServer
 
 /// `--config DIR`, shared by every subcommand.
 struct ConfigOptions: ParsableArguments {
-    @Option(name: .long, help: "The config directory (switchboard.yaml, routes.d/, rewrites.yaml).")
-    var config: String = "./config"
+    @Option(
+        name: .customLong("config"),
+        help: "The config directory (switchboard.yaml, routes.d/, rewrites.yaml); else SWITCHBOARD_CONFIG, else ./config.")
+    var configFlag: String?
+
+    /// The config directory: the flag, else `SWITCHBOARD_CONFIG`, else `./config` (a flag wins over
+    /// the environment, as for every setting: docs/operations.md "Settings from the environment").
+    var config: String {
+        configFlag ?? ProcessEnvironment.value(of: "SWITCHBOARD_CONFIG") ?? "./config"
+    }
 
     /// The snapshot `serve` would start with: the config plus the admin state of its store.
     ///

@@ -16,21 +16,22 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ConfigOptions
 
-    @Option(help: "Listen address (host:port, port 0 picks a free port); overrides switchboard.yaml.")
+    @Option(help: "Listen address (host:port, port 0 picks a free port); overrides SWITCHBOARD_LISTEN and listen.")
     var listen: String?
 
     @Option(
         help: ArgumentHelp(
-            "Seconds to keep serving, not ready, after SIGTERM before the listener closes; overrides drain_seconds.",
+            "Seconds to keep serving, not ready, after SIGTERM before the listener closes; overrides SWITCHBOARD_DRAIN_SECONDS and drain_seconds.",
             valueName: "seconds"))
     var drainSeconds: Int?
 
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
-    var logLevel: Logger.Level = .info
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical; else SWITCHBOARD_LOG_LEVEL, else info.")
+    var logLevel: Logger.Level?
 
     @Option(
         help: ArgumentHelp(
-            "Log format: text or json (one JSON object per line); overrides log_format.", valueName: "format"))
+            "Log format: text or json (one JSON object per line); overrides SWITCHBOARD_LOG_FORMAT and log_format.",
+            valueName: "format"))
     var logFormat: ServerSettings.LogFormat?
 
     func validate() throws {
@@ -41,10 +42,12 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let format = logFormat ?? ServerSettings.peek(configDirectory: options.config)?.logFormat ?? .text
+        let environment = ProcessEnvironment.all
+        let format =
+            logFormat ?? ServerSettings.peek(configDirectory: options.config, environment: environment)?.logFormat ?? .text
         var logger =
             format == .json ? Logger(label: "switchboard", factory: { JSONLogHandler(label: $0) }) : Logger(label: "switchboard")
-        logger.logLevel = logLevel
+        logger.logLevel = try logLevel ?? Self.environmentLogLevel() ?? .info
         let application: SwitchboardApplication
         do {
             application = try SwitchboardApplication(
@@ -55,6 +58,21 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode.badInput
         }
         try await application.run()
+    }
+}
+
+extension ServeCommand {
+    /// `SWITCHBOARD_LOG_LEVEL`, when set.
+    ///
+    /// - Throws: `ExitCode(2)` after saying why, for a value that is not a level.
+    static func environmentLogLevel() throws -> Logger.Level? {
+        guard let text = ProcessEnvironment.value(of: "SWITCHBOARD_LOG_LEVEL") else { return nil }
+        guard let level = Logger.Level(rawValue: text) else {
+            let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
+            StandardError.write("switchboard: SWITCHBOARD_LOG_LEVEL is '\(text)'; use one of \(levels)")
+            throw ExitCode(2)
+        }
+        return level
     }
 }
 

@@ -8,7 +8,7 @@ import SwitchboardServer
 #endif
 
 /// The `switchboard` command line: `serve`, `resolve`, `check`, `routes`, `diff`, `codegen`,
-/// `migrate-store`, `admin`, `export`.
+/// `migrate-store`, `admin`, `export`, `applinks`, `healthcheck`.
 @main
 struct SwitchboardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -19,10 +19,11 @@ struct SwitchboardCommand: AsyncParsableCommand {
             is not empty, a URL matched nothing), 2 bad input or usage, 3 the server could not be reached \
             or refused. Shell completion: switchboard --generate-completion-script bash|zsh|fish.
             """,
-        version: SwitchboardVersion.current,
+        version: SwitchboardVersion.description,
         subcommands: [
             ServeCommand.self, ResolveCommand.self, CheckCommand.self, RoutesCommand.self, DiffCommand.self, CodegenCommand.self,
             MigrateStoreCommand.self, AdminCommand.self, ExportCommand.self, AppLinksCommand.self,
+            HealthcheckCommand.self,
         ]
     )
 

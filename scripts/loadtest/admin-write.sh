@@ -45,10 +45,10 @@ now_ms() { date +%s%3N; }
 timed() { # method path [body]
   local out
   if [ $# -ge 3 ]; then
-    out=$(curl -s -o /dev/null -w '%{http_code} %{time_total}' -X "$1" -H 'Authorization: Bearer t' \
+    out=$(curl -s -o /dev/null -w '%{http_code} %{time_total}' -X "$1" -H 'Authorization: Bearer loadtest-token-0123456789abcdef' \
       -H 'Content-Type: application/json' --data-binary "$3" "http://127.0.0.1:$PORT$2")
   else
-    out=$(curl -s -o /dev/null -w '%{http_code} %{time_total}' -X "$1" -H 'Authorization: Bearer t' "http://127.0.0.1:$PORT$2")
+    out=$(curl -s -o /dev/null -w '%{http_code} %{time_total}' -X "$1" -H 'Authorization: Bearer loadtest-token-0123456789abcdef' "http://127.0.0.1:$PORT$2")
   fi
   case ${out%% *} in 2*) ;; *) echo "admin-write: $1 $2 answered ${out%% *}" >&2; return 1 ;; esac
   awk -v t="${out#* }" 'BEGIN { printf "%.1f\n", t * 1000 }'
@@ -57,7 +57,7 @@ timed() { # method path [body]
 start_server() { # binary config log; waits for /healthz; sets $server and $started (ms)
   if curl -sf -o /dev/null "http://127.0.0.1:$PORT/healthz"; then echo "admin-write: port $PORT is busy; set PORT" >&2; exit 1; fi
   local begin; begin=$(now_ms)
-  SWITCHBOARD_ADMIN_TOKEN=t SWITCHBOARD_STORE="$store" "$1" serve --config "$2" --listen "127.0.0.1:$PORT" >>"$3" 2>&1 &
+  SWITCHBOARD_ADMIN_TOKEN=loadtest-token-0123456789abcdef SWITCHBOARD_STORE="$store" "$1" serve --config "$2" --listen "127.0.0.1:$PORT" >>"$3" 2>&1 &
   server=$!
   for _ in $(seq 1 3000); do
     if curl -sf -o /dev/null "http://127.0.0.1:$PORT/healthz"; then started=$(($(now_ms) - begin)); return; fi

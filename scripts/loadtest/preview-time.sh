@@ -44,7 +44,7 @@ drain_seconds: 0
 traffic_sample: { urls: $URLS, every: 1, max_bytes: 16777216 }
 resolve_cache_bytes: 0
 YAML
-SWITCHBOARD_ADMIN_TOKEN=t "$binary" serve --config "$work/config" >"$work/server.log" 2>&1 &
+SWITCHBOARD_ADMIN_TOKEN=loadtest-token-0123456789abcdef "$binary" serve --config "$work/config" >"$work/server.log" 2>&1 &
 server=$!
 for _ in $(seq 300); do
   curl -fsS -o /dev/null "http://127.0.0.1:$PORT/healthz" 2>/dev/null && break
@@ -82,7 +82,7 @@ rss_after=$(metric process_resident_memory_bytes)
 measure() { # name body
   local results=()
   for _ in $(seq "$RUNS"); do
-    curl -fsS -o "$work/answer.json" -w '%{time_total}\n' -H 'Authorization: Bearer t' \
+    curl -fsS -o "$work/answer.json" -w '%{time_total}\n' -H 'Authorization: Bearer loadtest-token-0123456789abcdef' \
       -H 'Content-Type: application/json' --data-binary "$2" "http://127.0.0.1:$PORT/admin/preview" >"$work/curl.txt"
     results+=("$(python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); print(a["sample"]["elapsedMs"], a["sample"]["changed"], a["sample"]["distinct"])' "$work/answer.json") $(cat "$work/curl.txt")")
   done

@@ -42,7 +42,7 @@ generate() { # count format dir
 measure() { # binary dir
   local binary=$1 dir=$2 started pid log=$work/server.log up=""
   started=$(date +%s.%N)
-  SWITCHBOARD_ADMIN_TOKEN=t "$binary" serve --config "$dir" --listen "127.0.0.1:$PORT" --log-level info >"$log" 2>&1 &
+  SWITCHBOARD_ADMIN_TOKEN=loadtest-token-0123456789abcdef "$binary" serve --config "$dir" --listen "127.0.0.1:$PORT" --log-level info >"$log" 2>&1 &
   pid=$!
   local deadline=$(($(date +%s) + LIMIT))
   while [ "$(date +%s)" -lt "$deadline" ]; do
@@ -66,7 +66,7 @@ measure() { # binary dir
     # GAP seconds between reloads: the previous reload's memory is handed back meanwhile, as
     # between reloads minutes apart in production (0: back to back).
     [ "$i" -eq 0 ] || sleep "$GAP"
-    if ! curl -fs -o /dev/null -m "$LIMIT" -X POST -H 'Authorization: Bearer t' "http://127.0.0.1:$PORT/admin/reload"; then
+    if ! curl -fs -o /dev/null -m "$LIMIT" -X POST -H 'Authorization: Bearer loadtest-token-0123456789abcdef' "http://127.0.0.1:$PORT/admin/reload"; then
       durations+=(timeout); break
     fi
     # The server logs each reload's duration, e.g. `duration=0.084523 seconds`.

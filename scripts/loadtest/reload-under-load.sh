@@ -25,7 +25,7 @@ trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 cp -r config "$work/config"
 sed -i "s#^data_dir:.*#data_dir: $work/data#" "$work/config/switchboard.yaml"
 scripts/loadtest/generate-routes.py "$work/config/routes.d/bulk.$FORMAT" "$ROUTES"
-SWITCHBOARD_ADMIN_TOKEN=t .build/release/switchboard serve --config "$work/config" --listen "127.0.0.1:$PORT" \
+SWITCHBOARD_ADMIN_TOKEN=loadtest-token-0123456789abcdef .build/release/switchboard serve --config "$work/config" --listen "127.0.0.1:$PORT" \
   >"$work/server.log" 2>&1 &
 for _ in $(seq 600); do curl -fs "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break; sleep 0.2; done
 
@@ -66,14 +66,14 @@ for index in $(seq "$RELOADS"); do
     reloads_before=$expected
     durations+=("file:$(grep "config reloaded" "$work/server.log" | tail -1 | sed -E 's/.*duration=([^ ]+ [a-z]+).*/\1/')")
   else
-    seconds=$(curl -s -o /dev/null -w '%{time_total}' -X POST -H 'Authorization: Bearer t' "http://127.0.0.1:$PORT/admin/reload")
+    seconds=$(curl -s -o /dev/null -w '%{time_total}' -X POST -H 'Authorization: Bearer loadtest-token-0123456789abcdef' "http://127.0.0.1:$PORT/admin/reload")
     reloads_before=$((reloads_before + 1))
     durations+=("api:${seconds}s")
   fi
 done
 pushed=0
 for index in $(seq "$RULES"); do
-  code=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Authorization: Bearer t' -H 'Content-Type: application/json' \
+  code=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Authorization: Bearer loadtest-token-0123456789abcdef' -H 'Content-Type: application/json' \
     -d "{\"id\":\"load$index\",\"match\":\"^loadtest$index://\",\"target\":\"shopapp://me\"}" "http://127.0.0.1:$PORT/admin/rules")
   [ "$code" = 201 ] && pushed=$((pushed + 1))
 done

@@ -10,7 +10,7 @@
    (`$ curl …`, continued with a trailing backslash) each followed by the answer it shows: the
    status line, any header lines, then the JSON body, where `…` stands for members left out. Each
    command runs, in order, against a server started from a copy of config/ with the admin token
-   `secret`, and must give that status, those headers and those body members.
+   `DEMO_TOKEN` (also set as `SWITCHBOARD_ADMIN_TOKEN` for the commands), and must give that status, those headers and those body members.
 
 Usage: check_docs.py --root DIR --binary PATH [--no-server] FILE.md ...
 Exit status 0 when everything holds, 1 with every failure listed otherwise.
@@ -195,10 +195,14 @@ def contains(actual, expected):
     return actual == expected
 
 
+# The admin token of the quick-start server, and of the commands' $SWITCHBOARD_ADMIN_TOKEN.
+DEMO_TOKEN = "docs-check-token-0123456789abcdef0123"
+
+
 def start_server(root, binary, scratch):
     shutil.copytree(root / "config", scratch / "config")
     log = open(scratch / "server.log", "w")
-    environment = dict(os.environ, SWITCHBOARD_ADMIN_TOKEN="secret", SWITCHBOARD_STORE="")
+    environment = dict(os.environ, SWITCHBOARD_ADMIN_TOKEN=DEMO_TOKEN, SWITCHBOARD_STORE="")
     server = subprocess.Popen(
         [str(binary), "serve", "--config", "config", "--listen", "127.0.0.1:0", "--drain-seconds", "0"],
         cwd=scratch, stdout=log, stderr=subprocess.STDOUT, env=environment)
@@ -231,7 +235,7 @@ def check_quick_start(root, binary, page):
                     continue
                 run = subprocess.run(
                     ["bash", "-c", command.replace("http://127.0.0.1:8080", base)],
-                    capture_output=True, timeout=30)
+                    capture_output=True, timeout=30, env=dict(os.environ, SWITCHBOARD_ADMIN_TOKEN=DEMO_TOKEN))
                 output = run.stdout.decode("utf-8", "replace").replace("\r\n", "\n")
                 head, _, body = output.partition("\n\n")
                 head_lines = head.splitlines()

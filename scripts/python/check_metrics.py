@@ -20,6 +20,7 @@ from prometheus_client.parser import text_string_to_metric_families
 NAME = re.compile(r"^[a-z_][a-z0-9_]*$")
 REQUIRED = [
     "switchboard_build_info",
+    "switchboard_admin_auth_failures",
     "switchboard_http_requests",
     "switchboard_http_request_duration_seconds",
     "switchboard_reload_duration_seconds",
@@ -62,8 +63,8 @@ def check(text, dashboard, route_series, optional=()):
         if name not in families:
             problems.append(f"{name}: missing")
     info = families.get("switchboard_build_info")
-    if info and not all(sample.labels.get("version") for sample in info.samples):
-        problems.append("switchboard_build_info: no version label")
+    if info and not all(sample.labels.get("version") and sample.labels.get("revision") for sample in info.samples):
+        problems.append("switchboard_build_info: no version or revision label")
     hits = families.get("switchboard_route_hits")
     if hits and route_series is not None:
         routes = {sample.labels["route"] for sample in hits.samples}

@@ -18,12 +18,21 @@ package struct AdminToken: Sendable, Hashable {
 /// names the role the call needs, so that the caller knows which token to ask for. Every
 /// configured token is compared, each in constant time, so the time does not reveal which
 /// token matched or where a wrong one differs.
+///
+/// Wrong tokens are counted per client address (``AdminAuthFailureLimiter``): an address that
+/// sent too many gets `429 too_many_attempts` with `Retry-After` before its token is compared.
 struct AdminAuthorization: Sendable {
     /// Where the tokens in force are read, once per request: a reload can replace them.
     let tokens: AdminTokenHolder
+    /// Counts wrong tokens per client address, and refuses the addresses that sent too many.
+    let limiter: AdminAuthFailureLimiter
+    /// Counts the wrong tokens and the refused attempts (`nil` in tests of the table alone).
+    let metrics: Metrics?
 
-    init(tokens: AdminTokenHolder) {
+    init(tokens: AdminTokenHolder, limiter: AdminAuthFailureLimiter = AdminAuthFailureLimiter(), metrics: Metrics? = nil) {
         self.tokens = tokens
+        self.limiter = limiter
+        self.metrics = metrics
     }
 
     /// A check against a fixed list of tokens.
@@ -31,10 +40,16 @@ struct AdminAuthorization: Sendable {
         self.init(tokens: AdminTokenHolder(tokens))
     }
 
+    /// The address wrong tokens are counted under: the peer's, or one shared by requests whose
+    /// peer is unknown (in-process calls).
+    static func clientAddress(_ request: HTTPRequest) -> String {
+        request.remoteAddress ?? "unknown"
+    }
+
     /// The token the request presents, whatever its role.
     ///
     /// - Parameter needed: the role of the call, named in the refusals.
-    /// - Throws: ``APIError``: `403 admin_disabled` or `401 unauthorized`.
+    /// - Throws: ``APIError``: `403 admin_disabled`, `429 too_many_attempts` or `401 unauthorized`.
     func authenticate(_ request: HTTPRequest, needed: AdminRole) throws(APIError) -> AdminToken {
         let tokens = tokens.current
         let needs = "this needs a token with role \(needed.rawValue)"
@@ -42,7 +57,15 @@ struct AdminAuthorization: Sendable {
             throw APIError(
                 status: 403, code: "admin_disabled",
                 message: "the admin API is disabled: set the environment variable named by admin_token_env "
-                    + "(or admin_tokens), then reload (SIGHUP) or restart; \(needs)")
+                    + "(or admin_token_file, or admin_tokens), then reload (SIGHUP) or restart; \(needs)")
+        }
+        let address = Self.clientAddress(request)
+        if let seconds = limiter.retryAfter(address: address) {
+            metrics?.recordAdminAuthThrottled()
+            throw APIError(
+                status: 429, code: "too_many_attempts",
+                message: "too many wrong admin tokens from \(address): retry in \(seconds) s with the right token",
+                headers: [("Retry-After", "\(seconds)")])
         }
         let challenge = [("WWW-Authenticate", #"Bearer realm="switchboard""#)]
         guard let header = request.header("Authorization") else {
@@ -61,6 +84,8 @@ struct AdminAuthorization: Sendable {
             matched = token
         }
         guard let matched else {
+            limiter.recordFailure(address: address)
+            metrics?.recordAdminAuthFailure()
             throw APIError(status: 401, code: "unauthorized", message: "wrong admin token; \(needs)", headers: challenge)
         }
         return matched

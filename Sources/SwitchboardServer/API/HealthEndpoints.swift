@@ -3,7 +3,7 @@ import SwitchboardHTTP
 /// `GET /livez`, `GET /readyz` and `GET /healthz`: what orchestrators probe (docs/operations.md
 /// "Kubernetes").
 ///
-/// - `/livez`: the process serves HTTP; `200 {"status":"ok","version":…}`, never anything else
+/// - `/livez`: the process serves HTTP; `200 {"status":"ok","version":…,"revision":…}`, never anything else
 ///   (a liveness probe that fails restarts the container, so it checks nothing that a restart
 ///   would not fix).
 /// - `/readyz`: whether to send traffic: `200 {"status":"ready",…}` once the config and the
@@ -14,7 +14,7 @@ struct HealthEndpoints: Sendable {
     let readiness: Readiness
 
     func livez() -> HTTPResponse {
-        .json(#"{"status":"ok","version":"\#(SwitchboardVersion.current)"}"#)
+        .json(#"{"status":"ok","version":"\#(SwitchboardVersion.current)","revision":"\#(SwitchboardVersion.revision)"}"#)
     }
 
     func readyz() -> HTTPResponse {

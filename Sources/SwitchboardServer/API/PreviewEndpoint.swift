@@ -36,7 +36,9 @@ struct PreviewEndpoint: Sendable {
                 change, expectedVersion: try request.expectedVersion(), actor: request.actor ?? "admin",
                 writer: context.adminWriter)
         } else {
-            sides = try CandidateSnapshot.reload(configDirectory: context.reloader.configDirectory, running: context.snapshot)
+            sides = try CandidateSnapshot.reload(
+                configDirectory: context.reloader.configDirectory, running: context.snapshot,
+                environment: context.reloader.environment())
         }
         let report = ImpactReport.compare(
             context.trafficSample.requests, before: sides.running.resolver, after: sides.candidate.resolver,

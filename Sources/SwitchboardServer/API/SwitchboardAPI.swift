@@ -9,6 +9,8 @@ package struct SwitchboardAPI: Sendable {
     private let context: ServerContext
     private let accessLog: Bool
     private let accessLogQuery: Bool
+    /// Makes the `X-Request-Id` of the answers whose request brings none.
+    private let requestIDs = RequestIDs()
 
     /// - Parameters:
     ///   - context: what the endpoints use.
@@ -23,7 +25,7 @@ package struct SwitchboardAPI: Sendable {
         let open = OpenEndpoint(context: context)
         let wellKnown = WellKnownEndpoint(context: context)
         let metrics = context.metrics
-        var table = EndpointTable(authorization: AdminAuthorization(tokens: context.adminTokens))
+        var table = EndpointTable(authorization: AdminAuthorization(tokens: context.adminTokens, metrics: context.metrics))
         table.add(
             "GET", ResolveEndpoint.path,
             Endpoint(ResolveEndpoint.name, malformedQueryCode: "invalid_url", checksQuery: true, writing: resolve.get))
@@ -56,14 +58,16 @@ package struct SwitchboardAPI: Sendable {
         self.table = table
     }
 
-    /// Answers one request; called concurrently from the HTTP servers' threads.
+    /// Answers one request; called concurrently from the HTTP servers' threads. Every answer
+    /// carries `X-Request-Id` (``RequestIDs``), which the access log records with the trace id
+    /// of a W3C `traceparent` (``TraceParent``).
     ///
     /// - Parameters:
     ///   - body: the body buffer the HTTP server lent the request's thread (empty): an endpoint
     ///     may write its body there and answer with it (``HTTPServer/Handler``).
     ///   - scope: the endpoints the listener that read the request answers.
     package func handle(_ request: HTTPRequest, body: inout [UInt8], scope: ListenerScope = .all) -> HTTPResponse {
-        let started = Self.monotonicSeconds()
+        let started = MonotonicClock.seconds()
         // One read of the snapshot per request: every reader of it retains the same object, and
         // its reference count is shared by every worker thread.
         let snapshot = context.snapshot
@@ -79,14 +83,37 @@ package struct SwitchboardAPI: Sendable {
                 ?? table.respond(to: request, snapshot: snapshot, scope: scope, body: &body)
             response = cors.decorate(response, for: request)
         }
-        let seconds = Self.monotonicSeconds() - started
+        let requestID = requestIDs.id(for: request)
+        response.headers.append((RequestIDs.header, requestID))
+        let seconds = MonotonicClock.seconds() - started
         context.metrics.recordRequest(endpoint: endpoint, status: response.status, seconds: seconds)
         if accessLog {
             context.logger.info(
-                "\(request.method) \(accessLogQuery ? request.target : Self.withoutQueryValues(request)) \(response.status)",
-                metadata: ["endpoint": "\(endpoint)", "micros": "\(Int(seconds * 1e6))"])
+                "request",
+                metadata: accessLogMetadata(
+                    request, status: response.status, endpoint: endpoint, seconds: seconds, requestID: requestID))
         }
         return response
+    }
+
+    /// The fields of one access log line, named after OpenTelemetry's HTTP conventions where
+    /// they have a name: `http.request.method`, `url.path`, `url.query` (names only unless
+    /// `access_log_query`), `http.response.status_code`, `client.address`, then `endpoint`,
+    /// `duration_us`, `request_id` and, when the request carried a valid `traceparent`, `trace_id`.
+    private func accessLogMetadata(
+        _ request: HTTPRequest, status: Int, endpoint: String, seconds: Double, requestID: String
+    ) -> Logger.Metadata {
+        var metadata: Logger.Metadata = [
+            "http.request.method": "\(request.method)", "url.path": "\(request.path)",
+            "http.response.status_code": "\(status)", "endpoint": "\(endpoint)", "duration_us": "\(Int(seconds * 1e6))",
+            "request_id": "\(requestID)",
+        ]
+        if let query = request.query {
+            metadata["url.query"] = "\(accessLogQuery ? query : Self.queryNames(query))"
+        }
+        if let address = request.remoteAddress { metadata["client.address"] = "\(address)" }
+        if let traceID = TraceParent.traceID(of: request) { metadata["trace_id"] = "\(traceID)" }
+        return metadata
     }
 
     /// Answers one request with a body buffer of its own (tests, tools).
@@ -102,23 +129,13 @@ package struct SwitchboardAPI: Sendable {
         request.method != "GET" && request.method != "HEAD"
     }
 
-    /// The monotonic clock in seconds, for the request-duration metric. Read straight from
-    /// `clock_gettime`: `ContinuousClock`'s `Duration` takes a 128-bit multiply to give its
-    /// seconds back, which cost more than the rest of the timing on every request.
-    private static func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
-    }
-
-    /// The request's target with each query value replaced by `*` (`/resolve?url=*&platform=*`):
-    /// deep links can carry tokens and personal data, which do not belong in logs.
-    static func withoutQueryValues(_ request: HTTPRequest) -> String {
-        guard let query = request.query, !query.isEmpty else { return request.path }
-        let names = query.split(separator: "&", omittingEmptySubsequences: false).map { pair in
+    /// A query with each value replaced by `*` (`url=*&platform=*`): deep links can carry
+    /// tokens and personal data, which do not belong in logs.
+    static func queryNames(_ query: String) -> String {
+        guard !query.isEmpty else { return "" }
+        return query.split(separator: "&", omittingEmptySubsequences: false).map { pair in
             pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first.map { "\($0)=*" } ?? "*"
-        }
-        return request.path + "?" + names.joined(separator: "&")
+        }.joined(separator: "&")
     }
 
     /// The response for a request the HTTP layer refused by itself: the same JSON error body.

@@ -28,8 +28,11 @@ package struct ServingParts: Sendable {
 
     /// Wires the parts around `loaded`'s snapshot and store.
     ///
+    /// - Throws: ``AdminTokenErrors`` when an admin token is weak or its file cannot be read.
+    ///
     /// - Parameters:
-    ///   - environment: where admin tokens are read (again at every reload).
+    ///   - environment: where admin tokens and the settings of the environment are read (again
+    ///     at every reload).
     ///   - clock: the time for conditional rules, in seconds since the Unix epoch.
     ///   - analyticsStore: where analytics are kept (`nil`: in memory only).
     ///   - certificates: the TLS listeners' certificates, which every reload reads again.
@@ -37,16 +40,16 @@ package struct ServingParts: Sendable {
         loaded: SnapshotLoader.Loaded, configDirectory: String, environment: @escaping @Sendable () -> [String: String],
         logger: Logger, clock: @escaping @Sendable () -> Double, analyticsStore: (any AnalyticsStore)? = nil,
         certificates: ListenerCertificates = ListenerCertificates()
-    ) {
+    ) throws(AdminTokenErrors) {
         let settings = loaded.snapshot.config.settings
         metrics = Metrics(routeSeriesLimit: settings.metricsRouteSeries)
         metrics.recordSnapshot(loaded.snapshot)
         holder = SnapshotHolder(loaded.snapshot)
         reclaimer = MemoryReclaimer()
-        let tokens = AdminTokenHolder(settings: settings, environment: environment, logger: logger)
+        let tokens = try AdminTokenHolder(settings: settings, environment: environment, logger: logger)
         reloader = Reloader(
             configDirectory: configDirectory, holder: holder, metrics: metrics, reclaimer: reclaimer, adminTokens: tokens,
-            certificates: certificates, logger: logger)
+            certificates: certificates, environment: environment, logger: logger)
         writer = AdminWriter(holder: holder, store: loaded.store, metrics: metrics, reclaimer: reclaimer, logger: logger)
         readiness = Readiness()
         context = ServerContext(

@@ -85,7 +85,7 @@ package final class SwitchboardApplication: Sendable {
             analyticsStore =
                 settings.analytics.enabled
                 ? try AnalyticsStoreFactory.open(
-                    choice: settings.storeChoice(environment: environment()), dataDirectory: settings.dataDir,
+                    choice: settings.store, dataDirectory: settings.dataDir,
                     bucketSeconds: settings.analytics.bucket.seconds, orphansPerBucket: settings.analytics.orphansPerBucket)
                 : nil
         } catch {
@@ -97,9 +97,14 @@ package final class SwitchboardApplication: Sendable {
         } catch {
             throw StartupError(description: "the TLS certificates cannot be served:\n\(error)")
         }
-        let parts = ServingParts(
-            loaded: loaded, configDirectory: configDirectory, environment: environment, logger: logger, clock: clock,
-            analyticsStore: analyticsStore, certificates: certificates)
+        let parts: ServingParts
+        do {
+            parts = try ServingParts(
+                loaded: loaded, configDirectory: configDirectory, environment: environment, logger: logger, clock: clock,
+                analyticsStore: analyticsStore, certificates: certificates)
+        } catch {
+            throw StartupError(description: "an admin token is refused:\n\(error)")
+        }
         let (holder, writer, api) = (parts.holder, parts.writer, parts.api)  // what the closures below keep
         let executor = BlockingExecutor(
             name: "sb-blocking", threads: Self.blockingThreads, queueLimit: Self.blockingQueueLimit)

@@ -15,39 +15,40 @@ package enum AdminRole: String, Sendable, Hashable, Codable, CaseIterable {
     }
 }
 
-/// One named admin token (`admin_tokens` in `switchboard.yaml`): the secret itself stays in
-/// the environment variable `token_env`; the name is what the history records, the role what
-/// it may do (`write` when not given).
+/// One named admin token (`admin_tokens` in `switchboard.yaml`): the secret itself stays out
+/// of the config, in the environment variable `token_env` or the file `token_file` (exactly one
+/// of them); the name is what the history records, the role what it may do (`write` when not
+/// given).
 ///
 /// ```yaml
 /// admin_tokens:
 ///   - { name: alice, token_env: SWITCHBOARD_TOKEN_ALICE }
-///   - { name: dashboard, token_env: SWITCHBOARD_TOKEN_DASHBOARD, role: read }
+///   - { name: dashboard, token_file: /run/secrets/dashboard-token, role: read }
 /// ```
-package struct AdminTokenSetting: Sendable, Hashable, Codable {
+package struct AdminTokenSetting: Sendable, Hashable, Decodable {
     /// Who uses the token: letters, digits, `.`, `_`, `-`.
     package var name: String
-    /// The environment variable holding the secret.
-    package var tokenEnv: String
+    /// Where the secret is read.
+    package var source: AdminTokenSource
     /// What the token may do.
     package var role: AdminRole
 
-    package init(name: String, tokenEnv: String, role: AdminRole = .write) {
+    package init(name: String, source: AdminTokenSource, role: AdminRole = .write) {
         self.name = name
-        self.tokenEnv = tokenEnv
+        self.source = source
         self.role = role
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case name, role
         case tokenEnv = "token_env"
+        case tokenFile = "token_file"
     }
 
     package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
-        tokenEnv = try container.decode(String.self, forKey: .tokenEnv)
         let roleText = try container.decodeIfPresent(String.self, forKey: .role) ?? AdminRole.write.rawValue
         guard let role = AdminRole(rawValue: roleText) else {
             throw DecodingError.dataCorruptedError(
@@ -60,9 +61,20 @@ package struct AdminTokenSetting: Sendable, Hashable, Codable {
                 forKey: .name, in: container,
                 debugDescription: "token name '\(name)' must be non-empty letters, digits, '.', '_' or '-'")
         }
-        guard !tokenEnv.isEmpty else {
+        let tokenEnv = try container.decodeIfPresent(String.self, forKey: .tokenEnv)
+        let tokenFile = try container.decodeIfPresent(String.self, forKey: .tokenFile)
+        switch (tokenEnv, tokenFile) {
+        case (let variable?, nil) where !variable.isEmpty:
+            source = .environment(variable)
+        case (nil, let path?) where !path.isEmpty:
+            source = .file(path)
+        case (_?, _?):
             throw DecodingError.dataCorruptedError(
-                forKey: .tokenEnv, in: container, debugDescription: "token_env of '\(name)' is empty")
+                forKey: .tokenFile, in: container, debugDescription: "token '\(name)' gives both token_env and token_file: keep one")
+        default:
+            throw DecodingError.dataCorruptedError(
+                forKey: .tokenEnv, in: container,
+                debugDescription: "token '\(name)' needs a non-empty token_env (a variable) or token_file (a path)")
         }
     }
 }

@@ -33,9 +33,13 @@ package struct ConfigDirectory: Sendable {
     /// Reads and decodes every file; collects every problem before giving up. The route files
     /// are decoded at the same time on all cores (largest first); the result and the problems
     /// are in file order whatever the timing.
+    /// - Parameter environment: the variables that override start-only settings
+    ///   (``SettingsEnvironment``); none by default.
     /// - Throws: ``ConfigIssues`` listing each broken file with the key path at fault.
-    package static func load(from directory: String) throws(ConfigIssues) -> ConfigDirectory {
-        let loading = try startLoading(from: directory, chunkSize: Int.max) { definition, _ in definition }
+    package static func load(from directory: String, environment: [String: String] = [:]) throws(ConfigIssues) -> ConfigDirectory {
+        let loading = try startLoading(from: directory, chunkSize: Int.max, environment: environment) { definition, _ in
+            definition
+        }
         var config = loading.config
         var issues = loading.issues
         for (path, feed) in loading.routeFeeds {
@@ -56,12 +60,13 @@ package struct ConfigDirectory: Sendable {
     /// (as many as there are cores, the largest file first), their routes sent `chunkSize` at a
     /// time; `switchboard.yaml` and `rewrites.yaml` are decoded on this thread meanwhile.
     /// Every feed of the result must be received to the end.
+    /// - Parameter environment: the variables that override start-only settings (``SettingsEnvironment``).
     /// - Parameter convert: makes what the feeds carry from each route and its file's module,
     ///   on the decoding threads (work taken off the thread that receives).
     /// - Throws: ``ConfigIssues`` when the directory does not exist (any other problem is in
     ///   the result).
     static func startLoading<Item: Sendable>(
-        from directory: String, chunkSize: Int,
+        from directory: String, chunkSize: Int, environment: [String: String],
         convert: @escaping @Sendable (_ definition: RouteDefinition, _ module: String) -> Item
     ) throws(ConfigIssues) -> Loading<Item> {
         let url = URL(fileURLWithPath: directory, isDirectory: true)
@@ -85,7 +90,7 @@ package struct ConfigDirectory: Sendable {
             config: ConfigDirectory(url: url, settings: ServerSettings(), routeFiles: [], rewriteRules: []), issues: [],
             routeFeeds: routeFeeds)
         if let text = read("switchboard.yaml", in: url, issues: &loading.issues),
-            let settings: ServerSettings = decode(text, file: "switchboard.yaml", issues: &loading.issues)
+            let settings = decodeSettings(text, environment: SettingsEnvironment(environment), issues: &loading.issues)
         {
             loading.config.settings = settings
             let policy = RedirectPolicy(
@@ -179,6 +184,19 @@ package struct ConfigDirectory: Sendable {
         outcome.routeCount = file.routes.count
     }
 
+    /// `switchboard.yaml` with the settings `environment` gives put in.
+    static func decodeSettings(
+        _ text: String, environment: SettingsEnvironment, issues: inout [ConfigIssue]
+    ) -> ServerSettings? {
+        do {
+            let root = environment.applied(to: try parseYAML(text), issues: &issues)
+            return try YAMLDecoder().decode(ServerSettings.self, from: root ?? Node.mapping(Node.Mapping([])))
+        } catch {
+            issues.append(ConfigIssue(file: "switchboard.yaml", message: DecodingErrorDescription.describeConfigError(error)))
+            return nil
+        }
+    }
+
     private static func decode<Value: Decodable>(_ text: String, file: String, issues: inout [ConfigIssue]) -> Value? {
         do {
             return try decodeYAML(Value.self, from: text)
@@ -200,12 +218,19 @@ extension ConfigDirectory {
     /// - Throws: `YamlError` for a syntax error, `DecodingError` for a schema error (as
     ///   `YAMLDecoder.decode(_:from:)` with a `String` does, after the syntax check).
     package static func decodeYAML<Value: Decodable>(_ type: Value.Type, from text: String) throws -> Value {
+        try YAMLDecoder().decode(Value.self, from: try parseYAML(text) ?? Node.mapping(Node.Mapping([])))
+    }
+
+    /// The root node of YAML text; `nil` for a file with no content.
+    ///
+    /// - Throws: `YamlError` for a syntax error.
+    static func parseYAML(_ text: String) throws -> Node? {
         // The resolver YAMLDecoder uses for text (merge keys only).
         let parser = try Parser(yaml: text, resolver: Yams.Resolver.basic.appending(.merge))
         return try withExtendedLifetime(parser) {
-            var root = try parser.singleRoot()
-            if case .scalar(let scalar)? = root, scalar.style == .plain, scalar.string.isEmpty { root = nil }
-            return try YAMLDecoder().decode(Value.self, from: root ?? Node.mapping(Node.Mapping([])))
+            let root = try parser.singleRoot()
+            if case .scalar(let scalar)? = root, scalar.style == .plain, scalar.string.isEmpty { return nil }
+            return root
         }
     }
 }

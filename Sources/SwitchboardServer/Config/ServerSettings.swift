@@ -2,7 +2,8 @@ import SwitchboardCore
 import SwitchboardHTTP
 
 /// `switchboard.yaml`: server settings. Every key is optional (design.md §2, §7); each is
-/// declared once, with whether it applies at start only, in ``keys``.
+/// declared once, with whether it applies at start only, in ``keys``. Every start-only key can
+/// also come from the environment (``SettingsEnvironment``).
 package struct ServerSettings: Sendable, Hashable, KeyedSettings {
     /// `host:port` to listen on; port 0 picks a free port (logged).
     package var listen: String = "127.0.0.1:8080"
@@ -22,13 +23,17 @@ package struct ServerSettings: Sendable, Hashable, KeyedSettings {
     package var dataDir: String = "./data"
     /// The environment variable holding the admin bearer token; admin calls get 403 while unset.
     package var adminTokenEnv: String = "SWITCHBOARD_ADMIN_TOKEN"
+    /// The file holding the admin bearer token (a mounted Secret); when set, it is read instead
+    /// of ``adminTokenEnv``, at start and at every reload.
+    package var adminTokenFile: String?
     /// More admin tokens, each with a name the history records (the token of
     /// `admin_token_env` is named `admin`).
     package var adminTokens: [AdminTokenSetting] = []
     /// How many admin changes the history keeps (oldest dropped first).
     package var historyLimit: Int = 100
     /// Where the admin state lives: `nil` or `file` for `data_dir/state.json`, or a
-    /// `postgres://` URL shared by replicas (the `SWITCHBOARD_STORE` variable overrides it).
+    /// `postgres://` URL shared by replicas (the `SWITCHBOARD_STORE` variable overrides it, as
+    /// the environment overrides every start-only key: ``SettingsEnvironment``).
     package var store: String?
     /// Template for unmatched URLs (rewrite-target variables, of the input URL).
     package var fallback: String?
@@ -120,9 +125,9 @@ package struct ServerSettings: Sendable, Hashable, KeyedSettings {
 
     package init() {}
 
-    /// The admin store to use: `SWITCHBOARD_STORE` when set, else ``store``.
-    package func storeChoice(environment: [String: String]) -> String? {
-        environment["SWITCHBOARD_STORE"].flatMap { $0.isEmpty ? nil : $0 } ?? store
+    /// Where the token named `admin` is read: ``adminTokenFile`` when set, else ``adminTokenEnv``.
+    package var adminTokenSource: AdminTokenSource {
+        adminTokenFile.map(AdminTokenSource.file) ?? .environment(adminTokenEnv)
     }
 
     /// What `drain_seconds` and `shutdown_grace_seconds` may be (and `serve --drain-seconds`).
@@ -155,6 +160,7 @@ package struct ServerSettings: Sendable, Hashable, KeyedSettings {
         .value("link_preview", \.linkPreview),
         .value("data_dir", \.dataDir, .atStart),
         .value("admin_token_env", \.adminTokenEnv),
+        .optional("admin_token_file", \.adminTokenFile, problem: { $0.isEmpty ? "'admin_token_file' is empty: give a path" : nil }),
         .value(
             "admin_tokens", \.adminTokens,
             problem: { tokens in

@@ -32,6 +32,9 @@ struct SettingKey<Settings>: Sendable {
     /// The start-only keys under this one whose values differ between the two settings: the key
     /// itself, or for a group, its own start-only keys as `name.key`.
     let startOnlyChanges: @Sendable (_ current: Settings, _ start: Settings) -> [String]
+    /// The start-only keys at or under this one, each as its path from here (`["listen"]`,
+    /// `["limits", "max_connections"]`): the keys the environment may set (``SettingsEnvironment``).
+    let startOnlyPaths: [[String]]
 }
 
 extension SettingKey {
@@ -59,7 +62,8 @@ extension SettingKey {
             },
             startOnlyChanges: { current, start in
                 applies == .atStart && current[keyPath: property] != start[keyPath: property] ? [name] : []
-            })
+            },
+            startOnlyPaths: applies == .atStart ? [[name]] : [])
     }
 
     /// An optional key (no default value) whose value is decoded as `Value` into `property`.
@@ -79,7 +83,8 @@ extension SettingKey {
             },
             startOnlyChanges: { current, start in
                 applies == .atStart && current[keyPath: property] != start[keyPath: property] ? [name] : []
-            })
+            },
+            startOnlyPaths: applies == .atStart ? [[name]] : [])
     }
 
     /// A whole-number key that must lie within `range`: `'name' must be <description>`, by
@@ -115,7 +120,8 @@ extension SettingKey {
             },
             startOnlyChanges: { current, start in
                 current[keyPath: property].startOnlyChanges(since: start[keyPath: property]).map { "\(name).\($0)" }
-            })
+            },
+            startOnlyPaths: Group.keys.flatMap(\.startOnlyPaths).map { [name] + $0 })
     }
 }
 

@@ -41,6 +41,8 @@ package final class Metrics: Sendable {
         var routes = 0
         var rules = 0
         var adminVersion = 0
+        var adminAuthFailures = 0
+        var adminAuthThrottled = 0
     }
 
     /// A shard of the request counters (a class: `Mutex` cannot live in an array).
@@ -140,6 +142,16 @@ package final class Metrics: Sendable {
         }
     }
 
+    /// Records an admin request refused for a wrong token (`401`).
+    package func recordAdminAuthFailure() {
+        service.withLock { $0.adminAuthFailures += 1 }
+    }
+
+    /// Records an admin request refused because its address sent too many wrong tokens (`429`).
+    package func recordAdminAuthThrottled() {
+        service.withLock { $0.adminAuthThrottled += 1 }
+    }
+
     /// Records a probe of the shared admin store.
     package func recordStoreProbe(_ probe: StoreProbe) {
         service.withLock { $0.store = probe }
@@ -182,7 +194,9 @@ package final class Metrics: Sendable {
             out += "\(name)_count\(suffix) \(histogram.total)\n"
         }
         family("switchboard_build_info", "gauge", "Always 1; the labels say which build runs.")
-        out += "switchboard_build_info{version=\"\(Self.escape(SwitchboardVersion.current))\"} 1\n"
+        out +=
+            "switchboard_build_info{version=\"\(Self.escape(SwitchboardVersion.current))\","
+            + "revision=\"\(Self.escape(SwitchboardVersion.revision))\"} 1\n"
         family("switchboard_http_requests_total", "counter", "HTTP requests answered, by endpoint and status.")
         for (key, count) in counters.requests.sorted(by: { ($0.key.endpoint, $0.key.status) < ($1.key.endpoint, $1.key.status) }) {
             out += "switchboard_http_requests_total{endpoint=\"\(key.endpoint)\",status=\"\(key.status)\"} \(count)\n"
@@ -197,6 +211,11 @@ package final class Metrics: Sendable {
         out += "switchboard_rules \(service.rules)\n"
         family("switchboard_admin_version", "gauge", "Version of the admin state.")
         out += "switchboard_admin_version \(service.adminVersion)\n"
+        family(
+            "switchboard_admin_auth_failures_total", "counter",
+            "Admin requests refused by reason: wrong_token (401) or too_many_attempts (429, the address sent too many wrong tokens).")
+        out += "switchboard_admin_auth_failures_total{reason=\"wrong_token\"} \(service.adminAuthFailures)\n"
+        out += "switchboard_admin_auth_failures_total{reason=\"too_many_attempts\"} \(service.adminAuthThrottled)\n"
         family("switchboard_reloads_total", "counter", "Config reloads, by result.")
         out += "switchboard_reloads_total{result=\"ok\"} \(service.reloadsSucceeded)\n"
         out += "switchboard_reloads_total{result=\"failed\"} \(service.reloadsFailed)\n"

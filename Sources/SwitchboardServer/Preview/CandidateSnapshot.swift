@@ -29,9 +29,14 @@ struct CandidateSnapshot {
     /// it, with the running admin state.
     ///
     /// - Throws: ``APIError`` (`422 invalid_config` with every issue), as the reload answers.
-    static func reload(configDirectory: String, running: Snapshot) throws(APIError) -> CandidateSnapshot {
+    ///
+    /// - Parameter environment: the variables that override start-only settings, as the
+    ///   reloader reads them.
+    static func reload(
+        configDirectory: String, running: Snapshot, environment: [String: String] = [:]
+    ) throws(APIError) -> CandidateSnapshot {
         do throws(ConfigIssues) {
-            let built = try Reloader.build(from: configDirectory, running: running)
+            let built = try Reloader.build(from: configDirectory, running: running, environment: environment)
             return CandidateSnapshot(
                 running: running, candidate: built.snapshot,
                 change: ChangeSummary(from: running.resolver, to: built.snapshot.resolver))

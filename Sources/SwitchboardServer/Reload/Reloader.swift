@@ -24,16 +24,20 @@ package final class Reloader: Sendable {
     private let startSettings: ServerSettings
     /// The TLS listeners' certificates, read again at every reload.
     private let certificates: ListenerCertificates
+    /// The variables that override start-only settings (``SettingsEnvironment``), read at every build.
+    package let environment: @Sendable () -> [String: String]
     /// How many routes a reload's decoding threads hand over at a time: small enough that
     /// registering starts early, large enough that handing over costs nothing.
     private static let routeChunkSize = 2048
 
     package init(
         configDirectory: String, holder: SnapshotHolder, metrics: Metrics, reclaimer: MemoryReclaimer,
-        adminTokens: AdminTokenHolder? = nil, certificates: ListenerCertificates = ListenerCertificates(), logger: Logger
+        adminTokens: AdminTokenHolder? = nil, certificates: ListenerCertificates = ListenerCertificates(),
+        environment: @escaping @Sendable () -> [String: String] = { [:] }, logger: Logger
     ) {
         self.adminTokens = adminTokens
         self.certificates = certificates
+        self.environment = environment
         self.configDirectory = configDirectory
         self.holder = holder
         self.metrics = metrics
@@ -58,12 +62,12 @@ package final class Reloader: Sendable {
     /// - Returns: the snapshot, and what building needed and serving does not (to be freed off
     ///   the caller's critical path).
     /// - Throws: ``ConfigIssues``, every issue of the directory.
-    static func build(from configDirectory: String, running: Snapshot) throws(ConfigIssues) -> (
-        snapshot: Snapshot, leftovers: any Sendable
-    ) {
-        let loading = try ConfigDirectory.startLoading(from: configDirectory, chunkSize: routeChunkSize) {
-            definition, module in definition.route(module: module)
-        }
+    static func build(
+        from configDirectory: String, running: Snapshot, environment: [String: String]
+    ) throws(ConfigIssues) -> (snapshot: Snapshot, leftovers: any Sendable) {
+        let loading = try ConfigDirectory.startLoading(
+            from: configDirectory, chunkSize: routeChunkSize, environment: environment
+        ) { definition, module in definition.route(module: module) }
         return try Snapshot.build(
             loading: loading, admin: running.admin, expectedRouteCount: running.configRouteCount,
             previousRewriter: running.resolver.rewriter)
@@ -87,10 +91,14 @@ package final class Reloader: Sendable {
         var leftovers: (any Sendable)?
         var (result, replaced) = holder.update { (running) -> (next: Snapshot?, result: Result<Snapshot, ConfigIssues>) in
             do throws(ConfigIssues) {
-                let built = try Self.build(from: configDirectory, running: running)
+                let built = try Self.build(from: configDirectory, running: running, environment: environment())
                 leftovers = built.leftovers
                 let renewedCertificates = try certificates.readAgain()
-                adminTokens?.refresh(settings: built.snapshot.config.settings, logger: logger)
+                do throws(AdminTokenErrors) {
+                    try adminTokens?.refresh(settings: built.snapshot.config.settings, logger: logger)
+                } catch {
+                    throw ConfigIssues(error.issues)
+                }
                 metrics.recordSnapshot(built.snapshot)
                 metrics.recordReload(succeeded: true, seconds: Self.seconds(since: started))
                 let restart = built.snapshot.config.settings.startOnlyChanges(since: startSettings)

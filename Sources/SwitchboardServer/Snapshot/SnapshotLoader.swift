@@ -34,7 +34,7 @@ package enum SnapshotLoader {
     ) throws(Failure) -> Loaded {
         let config: ConfigDirectory
         do {
-            config = try ConfigDirectory.load(from: configDirectory)
+            config = try ConfigDirectory.load(from: configDirectory, environment: environment)
         } catch {
             throw Failure(step: .config, description: error.description)
         }
@@ -42,7 +42,7 @@ package enum SnapshotLoader {
         let admin: AdminState
         do {
             store = try AdminStoreFactory.make(
-                choice: config.settings.storeChoice(environment: environment), dataDirectory: config.settings.dataDir)
+                choice: config.settings.store, dataDirectory: config.settings.dataDir)
             admin = try store.load()
         } catch {
             throw Failure(step: .adminState, description: error.description)

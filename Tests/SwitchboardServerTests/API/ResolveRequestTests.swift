@@ -41,7 +41,7 @@ struct ResolveRequestTests {
     static func makeAPI(_ config: TestConfig) throws -> (SwitchboardAPI, Metrics) {
         var logger = Logger(label: "resolve-request-tests")
         logger.logLevel = .critical
-        let parts = ServingParts(
+        let parts = try ServingParts(
             loaded: try SnapshotLoader.load(configDirectory: config.directory, environment: [:]),
             configDirectory: config.directory, environment: { [:] }, logger: logger, clock: { 1_790_000_000 })
         return (parts.api, parts.metrics)
@@ -161,6 +161,8 @@ struct ResolveRequestTests {
         requests += requests.prefix(100)
         var resolved = 0
         for (query, headers) in requests {
+            // The same request id on both sides, so that the answers' X-Request-Id agree too.
+            let headers = headers + [("X-Request-Id", "differential-\(resolved)")]
             let sent = try client.request("GET", "/resolve?" + query, headers: headers)
             let expected = reference.handle(
                 HTTPRequest(method: "GET", path: "/resolve", query: query, headers: [("Host", "localhost")] + headers))

@@ -33,6 +33,7 @@ struct SettingKeysTests {
         ("link_preview", "link_preview: { title: Shop }", false),
         ("data_dir", "data_dir: ./elsewhere", true),
         ("admin_token_env", "admin_token_env: OTHER_TOKEN", false),
+        ("admin_token_file", "admin_token_file: /run/secrets/token", false),
         ("admin_tokens", "admin_tokens: [{ name: alice, token_env: ALICE_TOKEN }]", false),
         ("history_limit", "history_limit: 5", false),
         ("store", "store: file", true),
@@ -101,7 +102,7 @@ struct SettingKeysTests {
         } throws: { error in
             DecodingErrorDescription.describe(error)
                 == "nope: unknown key 'nope' (allowed keys: listen, admin_listen, tls, admin_tls, schemes, domains, fallback, threads, limits, apps, "
-                + "public_url, link_preview, data_dir, admin_token_env, admin_tokens, history_limit, store, access_log, resolve_cache_bytes, "
+                + "public_url, link_preview, data_dir, admin_token_env, admin_token_file, admin_tokens, history_limit, store, access_log, resolve_cache_bytes, "
                 + "redirect_allow, redirect_allow_http, drain_seconds, shutdown_grace_seconds, metrics_route_series, "
                 + "access_log_query, log_format, cors_allowed_origins, console, traffic_sample, analytics)"
         }

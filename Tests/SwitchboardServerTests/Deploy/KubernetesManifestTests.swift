@@ -13,6 +13,7 @@ struct KubernetesManifestTests {
     /// What the Dockerfile's runtime stage says.
     struct Image {
         var entrypoint: [String] = []
+        var command: [String] = []
         var exposed: Set<Int> = []
         var volumes: Set<String> = []
         var directories: Set<String> = []
@@ -28,6 +29,8 @@ struct KubernetesManifestTests {
                 let rest = line.split(separator: " ", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
                 if line.hasPrefix("ENTRYPOINT ") {
                     entrypoint = try JSONDecoder().decode([String].self, from: Data(rest.utf8))
+                } else if line.hasPrefix("CMD ") {
+                    command = try JSONDecoder().decode([String].self, from: Data(rest.utf8))
                 } else if line.hasPrefix("EXPOSE ") {
                     exposed.formUnion(rest.split(separator: " ").compactMap { Int($0.split(separator: "/")[0]) })
                 } else if line.hasPrefix("VOLUME ") {
@@ -39,6 +42,14 @@ struct KubernetesManifestTests {
                     directories.formUnion(words.map(String.init))
                 }
             }
+        }
+
+        /// What a container of this image runs, as Kubernetes builds it: `command` replaces the
+        /// ENTRYPOINT, `args` the CMD (which `command` alone drops).
+        func argv(_ container: [String: Any]) -> [String] {
+            let given = container["command"] as? [String]
+            let args = container["args"] as? [String]
+            return (given ?? entrypoint) + (args ?? (given == nil ? command : []))
         }
     }
 
@@ -85,8 +96,7 @@ struct KubernetesManifestTests {
         let help = try Self.run(["serve", "--help"])
         #expect(help.status == 0, "\(help.output)")
         for (file, _, container) in try Self.switchboardContainers() {
-            let command = (container["command"] as? [String]) ?? image.entrypoint
-            let argv = command + (container["args"] as? [String] ?? [])
+            let argv = image.argv(container)
             #expect(Array(argv.prefix(2)) == ["switchboard", "serve"], "\(file): \(argv)")
             for flag in argv where flag.hasPrefix("--") {
                 #expect(help.output.contains(flag.split(separator: "=")[0] + " "), "\(file): \(flag) is not a flag of serve")
@@ -110,7 +120,7 @@ struct KubernetesManifestTests {
                 #expect(image.volumes.contains(mount), "\(file): \(mount) is not a VOLUME (\(image.volumes))")
                 #expect(image.directories.contains(mount), "\(file): the image makes no \(mount)")
             }
-            let argv = (container["command"] as? [String] ?? image.entrypoint) + (container["args"] as? [String] ?? [])
+            let argv = image.argv(container)
             let config = argv.firstIndex(of: "--config").map { argv[$0 + 1] }
             #expect(config.map(mounts.contains) == true, "\(file): --config \(config ?? "none") is not mounted")
         }

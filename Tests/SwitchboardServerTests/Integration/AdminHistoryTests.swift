@@ -14,7 +14,7 @@ extension IntegrationTests {
               - { name: nobody, token_env: TOKEN_UNSET }
             history_limit: 3
             """
-        static let environment = ["TOKEN_ALICE": "alice-secret", "TOKEN_BOT": "bot-secret"]
+        static let environment = ["TOKEN_ALICE": TestToken.named("alice"), "TOKEN_BOT": TestToken.named("bot")]
 
         static func rule(_ id: String, to target: String = "shopapp://me") -> String {
             #"{"id":"\#(id)","match":"^shopapp://\#(id)$","target":"\#(target)"}"#
@@ -32,11 +32,13 @@ extension IntegrationTests {
                 routes: ["me.yaml": "module: me\nroutes: [{ id: me, pattern: /me }]\n"], settings: Self.settings)
             let server = try await InProcessServer(config: config, environment: Self.environment)
             let client = try server.client()
-            #expect(try client.admin("POST", "/admin/rules", token: "alice-secret", json: Self.rule("one")).status == 201)
+            #expect(try client.admin("POST", "/admin/rules", token: TestToken.named("alice"), json: Self.rule("one")).status == 201)
             #expect(
-                try client.admin("POST", "/admin/routes", token: "bot-secret", json: #"{"id":"flash","pattern":"/flash","target":{}}"#)
-                    .status == 201)
-            #expect(try client.admin("DELETE", "/admin/rules/one", token: "t").status == 204)
+                try client.admin(
+                    "POST", "/admin/routes", token: TestToken.named("bot"), json: #"{"id":"flash","pattern":"/flash","target":{}}"#
+                )
+                .status == 201)
+            #expect(try client.admin("DELETE", "/admin/rules/one", token: TestToken.admin).status == 204)
             // A token whose variable is unset is not accepted.
             #expect(try client.admin("GET", "/admin/history", token: "").status == 401)
 
@@ -139,7 +141,7 @@ extension IntegrationTests {
             let first = try ServerProcess(config: config, environment: Self.environment, logName: "first.log")
             try await first.waitUntilListening()
             let client = try first.client()
-            #expect(try client.admin("POST", "/admin/rules", token: "alice-secret", json: Self.rule("kept")).status == 201)
+            #expect(try client.admin("POST", "/admin/rules", token: TestToken.named("alice"), json: Self.rule("kept")).status == 201)
             first.send(SIGKILL)
             _ = try await first.waitForExit()
 

@@ -212,7 +212,7 @@ extension IntegrationTests {
             // race with the server closing the connection after its 413).
             let client = try server.client()
             try client.send(
-                "POST /admin/rules HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\n"
+                "POST /admin/rules HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(TestToken.admin)\r\nContent-Type: application/json\r\n"
                     + "Content-Length: \(1024 * 1024 + 1)\r\n\r\n")
             let response = try client.readResponse()
             #expect(response.status == 413)

@@ -13,7 +13,7 @@ extension IntegrationTests {
             try config.read("switchboard.yaml").replacingOccurrences(of: enabled, with: "")
         }
 
-        static func server(settings: String = enabled, token: String? = "t") async throws -> InProcessServer {
+        static func server(settings: String = enabled, token: String? = TestToken.admin) async throws -> InProcessServer {
             let config = try TestConfig.demo()
             try config.writeSettings(try demoSettings(config) + settings)
             return try await InProcessServer(config: config, token: token)

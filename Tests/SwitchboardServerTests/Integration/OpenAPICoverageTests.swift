@@ -289,7 +289,7 @@ extension IntegrationTests {
         /// `/readyz`'s 503 is the drain test's (`DrainTests`); the analytics' 404 (turned off, at
         /// start only) is `AnalyticsTests`'.
         static func exercisedElsewhere(_ operation: String, _ status: String) -> Bool {
-            status == "503" || (operation.contains(" /admin/") && (status == "401" || status == "403"))
+            status == "503" || (operation.contains(" /admin/") && (status == "401" || status == "403" || status == "429"))
                 || (operation.contains(" /console") && status == "403")
                 || (operation.contains(" /admin/analytics") && status == "404")
         }
@@ -310,7 +310,8 @@ extension IntegrationTests {
 
         /// Announces a body over 1 MiB and reads the answer, without sending the body.
         static func oversized(_ client: HTTPTestClient, _ method: String, _ path: String) throws -> HTTPTestResponse {
-            try client.send("\(method) \(path) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nContent-Length: 2000000\r\n\r\n")
+            try client.send(
+                "\(method) \(path) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(TestToken.admin)\r\nContent-Length: 2000000\r\n\r\n")
             return try client.readResponse()
         }
 
@@ -437,7 +438,7 @@ extension IntegrationTests {
                 let responses = document.responses(spec)
                 let unauthorized = try server.client().admin(String(parts[0]), path, token: nil, json: "{}")
                 #expect(unauthorized.status == 401)
-                let forbidden = try disabled.client().admin(String(parts[0]), path, token: "t", json: "{}")
+                let forbidden = try disabled.client().admin(String(parts[0]), path, token: TestToken.admin, json: "{}")
                 #expect(forbidden.status == 403)
                 for response in [unauthorized, forbidden] {
                     if let documented = responses["\(response.status)"] {

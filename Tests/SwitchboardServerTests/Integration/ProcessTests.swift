@@ -167,7 +167,8 @@ extension IntegrationTests {
             // Enough routes that the reload is still running when the signal arrives.
             try config.write("routes.d/bulk.json", IntegrationTests.HotReloadTests.bulkFile(count: 50_000))
             let client = try process.client(timeout: .seconds(30))
-            try client.send("POST /admin/reload HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nContent-Length: 0\r\n\r\n")
+            try client.send(
+                "POST /admin/reload HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(TestToken.admin)\r\nContent-Length: 0\r\n\r\n")
             try await Task.sleep(for: .milliseconds(50))
             process.send(SIGTERM)
             let response = try client.readResponse()

@@ -47,7 +47,8 @@ struct MetricsTests {
     @Test("the version and the process figures are exposed")
     func buildInfoAndProcess() {
         let text = Metrics().render()
-        #expect(metricValue(text, #"switchboard_build_info{version="\#(SwitchboardVersion.current)"}"#) == 1)
+        let labels = #"version="\#(SwitchboardVersion.current)",revision="\#(SwitchboardVersion.revision)""#
+        #expect(metricValue(text, "switchboard_build_info{\(labels)}") == 1)
         for name in ["process_resident_memory_bytes", "process_cpu_seconds_total", "process_open_fds", "process_start_time_seconds"] {
             #expect((metricValue(text, name) ?? 0) > 0, "\(name)")
         }

@@ -15,7 +15,7 @@ extension IntegrationTests {
             try config.writeSettings(
                 demo + "\ntraffic_sample: \(sample)\nadmin_tokens: [{ name: viewer, token_env: TOKEN_VIEWER, role: read }]\n"
                     + extra)
-            return try await InProcessServer(config: config, environment: ["TOKEN_VIEWER": "v"])
+            return try await InProcessServer(config: config, environment: ["TOKEN_VIEWER": TestToken.named("viewer")])
         }
 
         /// A preview body: the write as it would be sent.
@@ -116,7 +116,7 @@ extension IntegrationTests {
                 (Self.preview("DELETE", "/admin/routes/promo.code"), ["promo.code"]),
                 (Self.preview("POST", "/admin/rollback", #"{"version":0}"#), ["promo.code"]),
             ] {
-                let response = try client.admin("POST", "/admin/preview", token: "v", json: write)
+                let response = try client.admin("POST", "/admin/preview", token: TestToken.named("viewer"), json: write)
                 #expect(response.status == 200, "\(response.dump)")
                 let body = response.json
                 #expect(body["version"] as? Int == 1)

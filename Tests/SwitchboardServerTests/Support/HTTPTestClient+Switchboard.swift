@@ -15,7 +15,7 @@ extension HTTPTestClient {
     /// An admin call with `Authorization: Bearer <token>` (when given) and a JSON body; any
     /// path, not only `/admin`. The answer is checked against `openapi.yaml` (``OpenAPIConformance``).
     func admin(
-        _ method: String, _ path: String, token: String? = "t", json: String? = nil, headers: [(String, String)] = []
+        _ method: String, _ path: String, token: String? = TestToken.admin, json: String? = nil, headers: [(String, String)] = []
     ) throws -> HTTPTestResponse {
         var all = headers
         if let token { all.append(("Authorization", "Bearer \(token)")) }

@@ -46,7 +46,7 @@ final class InProcessServer: Sendable {
     /// - Parameter storeProbeInterval: how often a PostgreSQL store is probed.
     /// - Parameter listen: the public listener's address.
     init(
-        config: TestConfig, token: String? = "t", environment extra: [String: String] = [:], listen: String = "127.0.0.1:0",
+        config: TestConfig, token: String? = TestToken.admin, environment extra: [String: String] = [:], listen: String = "127.0.0.1:0",
         pollInterval: Duration = .milliseconds(200), storeProbeInterval: Duration = .milliseconds(500)
     ) async throws {
         self.config = config

@@ -36,7 +36,9 @@ final class ServerProcess {
     /// - Parameters:
     ///   - token: the admin token; `nil` leaves the variable unset.
     ///   - logName: the log file, in the test's temporary directory (one per start).
-    init(config: TestConfig, token: String? = "t", environment extra: [String: String] = [:], logName: String = "server.log") throws {
+    init(config: TestConfig, token: String? = TestToken.admin, environment extra: [String: String] = [:], logName: String = "server.log")
+        throws
+    {
         self.config = config
         logPath = config.root.path + "/" + logName
         guard FileManager.default.createFile(atPath: logPath, contents: nil) else {
