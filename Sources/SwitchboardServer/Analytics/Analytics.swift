@@ -20,7 +20,7 @@ package final class Analytics: Sendable {
     /// Where the counts are kept; `nil` keeps them in memory only (the API-path benchmark).
     private let store: (any AnalyticsStore)?
     /// This process's id in the store's ledger of flushes.
-    package let replica: String
+    private let replica: String
     private let lanes = AnalyticsLanes()
     private let redaction: SampleRedaction
     private let clock: @Sendable () -> Double
