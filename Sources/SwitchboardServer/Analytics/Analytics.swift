@@ -20,7 +20,7 @@ package final class Analytics: Sendable {
     /// Where the counts are kept; `nil` keeps them in memory only (the API-path benchmark).
     private let store: (any AnalyticsStore)?
     /// This process's id in the store's ledger of flushes.
-    package let replica: String
+    private let replica: String
     private let lanes = AnalyticsLanes()
     private let redaction: SampleRedaction
     private let clock: @Sendable () -> Double
@@ -87,37 +87,57 @@ package final class Analytics: Sendable {
         return (whole >= 0 ? whole : whole - size + 1) / size * size
     }
 
-    /// Counts every event the lanes hold into the current bucket.
+    /// Counts every event the lanes hold into the current bucket. Events are first summed by
+    /// what they count under (most of a fold's events share a few routes, platforms and
+    /// versions), then each sum is added to the table once per dimension.
     package func fold() {
         let bucket = bucket(of: clock())
         tally.withLock { tally in
-            tally.dropped = lanes.drain { event in count(event, bucket: bucket, into: &tally.table) }
+            var resolutions: [Resolution: Int] = [:]
+            var rules: [String: Int] = [:]
+            tally.dropped = lanes.drain { event in
+                let resolution = summarize(event, bucket: bucket, orphans: &tally.table)
+                resolutions[resolution, default: 0] += 1
+                for rule in event.firedRuleIDs { rules[rule, default: 0] += 1 }
+            }
+            for (resolution, count) in resolutions {
+                let route = resolution.routeID ?? (resolution.status == 404 ? Self.unmatched : String(resolution.status))
+                tally.table.add(count, bucket: bucket, .route, route)
+                tally.table.add(count, bucket: bucket, .status, String(resolution.status))
+                tally.table.add(count, bucket: bucket, .platform, resolution.platform)
+                tally.table.add(count, bucket: bucket, .version, resolution.major.map { String($0) } ?? Self.none)
+            }
+            for (rule, count) in rules { tally.table.add(count, bucket: bucket, .rule, rule) }
         }
     }
 
-    /// The keys one event counts under, and its orphan link.
-    private func count(_ event: consuming AnalyticsEvent, bucket: Int, into table: inout AnalyticsTable) {
+    /// What one resolution counts under, besides its rules.
+    private struct Resolution: Hashable {
+        var routeID: String?
+        var status: Int
+        var platform: String
+        var major: Int?
+    }
+
+    /// The keys of one event, after keeping its link when it is an orphan.
+    private func summarize(_ event: borrowing AnalyticsEvent, bucket: Int, orphans table: inout AnalyticsTable) -> Resolution {
         let platform: String?
         let appVersion: SemanticVersion?
-        let url: String?
+        let isOrphan = event.routeID == nil && event.status == 404 && settings.orphansPerBucket > 0
+        var url: String?
         switch event.asker {
         case .request(let request):
-            let query = (try? ParsedURL.queryItems(ofRawQuery: request.query ?? "")) ?? []
+            // Only the parameters asked for are decoded, not the whole query.
+            let query = QueryParameters(unchecked: request.query)
             let context = RequestContext(request: request, query: query, now: nil)
             (platform, appVersion) = (context.platform, context.appVersion)
-            url = query.last { $0.name == "url" }?.value
+            if isOrphan { url = query.first(named: "url") }
         case .resolved(let link, let asking, let version):
             (platform, appVersion, url) = (asking, version, link)
         }
-        let route = event.routeID ?? (event.status == 404 ? Self.unmatched : String(event.status))
-        table.add(1, bucket: bucket, .route, route)
-        table.add(1, bucket: bucket, .status, String(event.status))
-        table.add(1, bucket: bucket, .platform, Self.platformKey(platform))
-        table.add(1, bucket: bucket, .version, appVersion.map { String($0.major) } ?? Self.none)
-        for rule in event.firedRuleIDs { table.add(1, bucket: bucket, .rule, rule) }
-        if event.routeID == nil, event.status == 404, settings.orphansPerBucket > 0, let url, !url.isEmpty {
-            table.addOrphan(redaction.redact(url), bucket: bucket)
-        }
+        if isOrphan, let url, !url.isEmpty { table.addOrphan(redaction.redact(url), bucket: bucket) }
+        return Resolution(
+            routeID: event.routeID, status: event.status, platform: Self.platformKey(platform), major: appVersion?.major)
     }
 
     /// The route key of a link nothing matched.

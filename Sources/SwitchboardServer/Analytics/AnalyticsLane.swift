@@ -58,7 +58,4 @@ final class AnalyticsLane: @unchecked Sendable {
         for position in first..<last { body((slots + (position & mask)).move()) }
         read.store(last, ordering: .releasing)
     }
-
-    /// Whether nothing waits in it.
-    var isEmpty: Bool { read.load(ordering: .acquiring) == written.load(ordering: .acquiring) }
 }

@@ -40,7 +40,7 @@ struct AnalyticsService: Service {
                 }
             }
             while !shouldStop() {
-                Thread.sleep(forTimeInterval: Double(Self.foldInterval.components.attoseconds) * 1e-18)
+                Thread.sleep(forTimeInterval: Self.seconds(Self.foldInterval))
                 analytics.fold()
                 if clock.now - lastFlush >= flushInterval {
                     lastFlush = clock.now
@@ -57,5 +57,9 @@ struct AnalyticsService: Service {
             }
             flush()
         }
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
 }

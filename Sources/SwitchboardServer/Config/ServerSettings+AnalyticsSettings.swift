@@ -12,6 +12,15 @@ extension ServerSettings {
 
             /// The bucket's length in seconds.
             package var seconds: Int { self == .hour ? 3_600 : 86_400 }
+
+            package init(from decoder: any Decoder) throws {
+                let text = try decoder.singleValueContainer().decode(String.self)
+                guard let bucket = Bucket(rawValue: text) else {
+                    throw DecodingError.dataCorrupted(
+                        .init(codingPath: decoder.codingPath, debugDescription: "'bucket' must be hour or day, not '\(text)'"))
+                }
+                self = bucket
+            }
         }
 
         /// Whether anything is counted at all.

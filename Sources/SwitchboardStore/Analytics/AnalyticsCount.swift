@@ -62,7 +62,4 @@ package struct AnalyticsFlush: Sendable, Hashable {
         self.counts = counts
         self.orphans = orphans
     }
-
-    /// Whether it adds nothing.
-    package var isEmpty: Bool { counts.isEmpty && orphans.isEmpty }
 }
