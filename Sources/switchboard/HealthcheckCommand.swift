@@ -2,16 +2,22 @@ import ArgumentParser
 import Foundation
 import SwitchboardServer
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// `switchboard healthcheck`: asks a running server's `/livez` and exits 0 when it answers
 /// 2xx, 3 when it cannot be reached or answers anything else. The image's `HEALTHCHECK` runs
-/// it, so that the runtime image needs no HTTP client only for its health check.
-struct HealthcheckCommand: ParsableCommand {
+/// it, so that the runtime image needs no HTTP tool only for its health check. It asks in plain
+/// HTTP: with `tls` on the listener it would ask, give `--address` a plain one (docs/operations.md).
+struct HealthcheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "healthcheck",
-        abstract: "Ask a running server's /livez; exit 0 if it answers 2xx, 3 if not (for a container's HEALTHCHECK).",
+        abstract: "Ask a server's /livez (a container's health check).",
         discussion: """
-            The address is --address, else SWITCHBOARD_LISTEN, else 127.0.0.1:8080; a wildcard host (0.0.0.0, ::) \
-            is asked on loopback.
+            Exits 0 when the server answers 2xx, 3 when it cannot be reached or answers anything else. The \
+            address is --address, else SWITCHBOARD_LISTEN, else 127.0.0.1:8080; a wildcard host (0.0.0.0, ::) \
+            is asked on loopback. It asks in plain HTTP.
             """
     )
 
@@ -31,21 +37,22 @@ struct HealthcheckCommand: ParsableCommand {
         guard (1...60).contains(timeout) else { throw ValidationError("--timeout must be between 1 and 60 seconds") }
     }
 
-    func run() throws {
+    func run() async throws {
         let given = address ?? ProcessEnvironment.value(of: "SWITCHBOARD_LISTEN") ?? "127.0.0.1:8080"
-        guard let target = HealthProbe.Target(listenAddress: given) else {
+        guard let target = HealthcheckTarget(listenAddress: given), let url = URL(string: "http://\(target)\(path)") else {
             StandardError.write("switchboard healthcheck: '\(given)' is not host:port (127.0.0.1:8080, [::1]:8080)")
-            throw ExitCode(2)
+            throw ExitCode.badInput
         }
+        let status: Int
         do {
-            let status = try HealthProbe.status(of: target, path: path, timeoutSeconds: timeout)
-            guard (200..<300).contains(status) else {
-                StandardError.write("switchboard healthcheck: \(target.description)\(path) answered \(status)")
-                throw ExitCode(3)
-            }
-        } catch let error as HealthProbe.Failure {
-            StandardError.write("switchboard healthcheck: \(target.description)\(path): \(error.reason)")
-            throw ExitCode(3)
+            status = try await HTTPClient.send(URLRequest(url: url, timeoutInterval: TimeInterval(timeout))).response.statusCode
+        } catch {
+            StandardError.write("switchboard healthcheck: \(target)\(path) could not be reached: \(error.localizedDescription)")
+            throw ExitCode.serverUnavailable
+        }
+        guard (200..<300).contains(status) else {
+            StandardError.write("switchboard healthcheck: \(target)\(path) answered \(status)")
+            throw ExitCode.serverUnavailable
         }
     }
 }

@@ -60,7 +60,7 @@ struct ReleaseTests {
             try CLITests.run(["healthcheck", "--address", "127.0.0.1:\(server.port)", "--path", "/nothing"], in: directory).status == 3)
         try await server.stop()
         let refused = try CLITests.run(["healthcheck", "--address", "127.0.0.1:\(server.port)"], in: directory)
-        #expect(refused.status == 3 && refused.stderr.contains("cannot connect"), "\(refused)")
+        #expect(refused.status == 3 && refused.stderr.contains("could not be reached"), "\(refused)")
         #expect(try CLITests.run(["healthcheck", "--address", "nonsense"], in: directory).status == 2)
     }
 
@@ -78,7 +78,9 @@ struct ReleaseTests {
         #expect(stage.contains { $0.hasPrefix(#"CMD ["serve""#) }, "\(stage)")
         let healthcheck = try #require(stage.first { $0.hasPrefix("HEALTHCHECK ") })
         #expect(healthcheck.contains("--start-period=") && healthcheck.hasSuffix(#"CMD ["switchboard", "healthcheck"]"#))
-        #expect(!stage.contains { $0.hasPrefix("RUN ") && $0.contains("curl") }, "the runtime image installs curl")
+        // libcurl4 is a library the command line's URLSession links; the curl tool is not installed.
+        let installed = stage.filter { $0.hasPrefix("RUN ") }.flatMap { $0.split(whereSeparator: \.isWhitespace) }
+        #expect(!installed.contains("curl"), "the runtime image installs curl")
         let labels = try #require(stage.first { $0.hasPrefix("LABEL ") })
         for label in ["title", "description", "revision=\"$REVISION\"", "version=\"\(SwitchboardVersion.current)\"", "licenses"] {
             #expect(labels.contains("org.opencontainers.image.\(label)"), "\(label)")

@@ -33,7 +33,7 @@ extension IntegrationTests {
             let publicClient = try server.client()
             let adminClient = try server.adminClient()
             for path in Self.operatorPaths + ["/admin/no-such-thing"] {
-                for token in ["t", nil] {
+                for token in [TestToken.admin, nil] {
                     let response = try publicClient.admin("GET", path, token: token)
                     #expect(response.status == 404, "public \(path) token \(token ?? "none"): \(response.dump)")
                     #expect(response.errorCode == "not_found", "\(path)")
@@ -70,7 +70,9 @@ extension IntegrationTests {
 
         @Test("without admin_listen, a listener that is not loopback with admin tokens set logs a warning at start")
         func warnsWhenAdminIsExposed() async throws {
-            for (listen, token, warns) in [("0.0.0.0:0", "t", true), ("127.0.0.1:0", "t", false), ("0.0.0.0:0", nil, false)] {
+            for (listen, token, warns) in [
+                ("0.0.0.0:0", TestToken.admin, true), ("127.0.0.1:0", TestToken.admin, false), ("0.0.0.0:0", nil, false),
+            ] {
                 let config = try TestConfig.demo()
                 let server = try await InProcessServer(config: config, token: token, listen: listen)
                 let warned = server.logs.all.contains { $0.message.contains("listener that is not loopback") }

@@ -402,9 +402,11 @@ extension IntegrationTests {
         func documentedResponses() async throws {
             let document = try Document()
             let config = try TestConfig.demo()
-            // The demo config has redirect_allow, apps and the console on.
+            // The demo config has redirect_allow, apps and the console on; its public_url is replaced.
+            let demoSettings = try config.read("switchboard.yaml").split(separator: "\n", omittingEmptySubsequences: false)
+                .filter { !$0.hasPrefix("public_url:") }.joined(separator: "\n")
             try config.writeSettings(
-                try config.read("switchboard.yaml") + "limits: { max_admin_rules: 2, max_routes: 37 }\n"
+                demoSettings + "limits: { max_admin_rules: 2, max_routes: 37 }\n"
                     + "cors_allowed_origins: [\"https://m.shop.example.com\"]\n" + "public_url: \"https://go.shop.example.com\"\n")
             let server = try await InProcessServer(config: config)
             let operations = document.operations

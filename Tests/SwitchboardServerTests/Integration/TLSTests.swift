@@ -35,7 +35,7 @@ extension IntegrationTests {
 
             try certificates.install("renewed", as: "live")
             let reload = try TestCertificates.curl(
-                port: server.port, "/admin/reload", trusting: first.cert, token: "t", method: "POST")
+                port: server.port, "/admin/reload", trusting: first.cert, token: TestToken.admin, method: "POST")
             #expect(reload.status == 200, "\(reload)")
 
             // New connections get the renewed certificate, and no longer the first.
@@ -68,7 +68,7 @@ extension IntegrationTests {
             let live = certificates.paths("live")
             let server = try await Self.server(certificates, settings: Self.tlsSetting("tls", live))
             func reload() throws -> (status: Int?, body: String, failure: String) {
-                try TestCertificates.curl(port: server.port, "/admin/reload", trusting: served.cert, token: "t", method: "POST")
+                try TestCertificates.curl(port: server.port, "/admin/reload", trusting: served.cert, token: TestToken.admin, method: "POST")
             }
 
             // The other certificate's key beside the served certificate: a renewal caught half written.
@@ -88,7 +88,7 @@ extension IntegrationTests {
             outcome = try reload()
             #expect(outcome.status == 422, "\(outcome)")
             #expect(outcome.body.contains("is not a PEM certificate chain"), "\(outcome.body)")
-            let status = try TestCertificates.curl(port: server.port, "/admin/status", trusting: served.cert, token: "t")
+            let status = try TestCertificates.curl(port: server.port, "/admin/status", trusting: served.cert, token: TestToken.admin)
             #expect(status.body.contains("is not a PEM certificate chain"), "\(status.body)")
 
             // Through all of it the first pair was served, and still is.
@@ -116,9 +116,12 @@ extension IntegrationTests {
             #expect(try TestCertificates.curl(port: adminPort, "/healthz", trusting: publicPair.cert).status == nil)
 
             try certificates.install("admin-renewed", as: "admin-live")
-            let reload = try TestCertificates.curl(port: adminPort, "/admin/reload", trusting: adminPair.cert, token: "t", method: "POST")
+            let reload = try TestCertificates.curl(
+                port: adminPort, "/admin/reload", trusting: adminPair.cert, token: TestToken.admin, method: "POST")
             #expect(reload.status == 200, "\(reload)")
-            #expect(try TestCertificates.curl(port: adminPort, "/admin/rules", trusting: renewedAdmin.cert, token: "t").status == 200)
+            #expect(
+                try TestCertificates.curl(port: adminPort, "/admin/rules", trusting: renewedAdmin.cert, token: TestToken.admin).status
+                    == 200)
             #expect(try TestCertificates.curl(port: adminPort, "/healthz", trusting: adminPair.cert).status == nil)
             #expect(try TestCertificates.curl(port: server.port, "/healthz", trusting: publicPair.cert).status == 200)
         }
