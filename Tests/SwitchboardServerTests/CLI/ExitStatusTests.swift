@@ -90,7 +90,9 @@ struct HelpTests {
         let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         let start = try #require(lines.firstIndex(of: "SUBCOMMANDS:"), "\(run.stdout)")
         let listed = lines[(start + 1)...].prefix { !$0.isEmpty }
-        let names = ["serve", "resolve", "check", "routes", "diff", "codegen", "migrate-store", "admin", "export", "applinks", "healthcheck"]
+        let names = [
+            "serve", "resolve", "check", "routes", "diff", "codegen", "migrate-store", "admin", "export", "applinks", "healthcheck",
+        ]
         #expect(listed.count == names.count, "\(run.stdout)")
         for (line, name) in zip(listed, names) {
             #expect(line.hasPrefix("  \(name) "), "\(line)")
