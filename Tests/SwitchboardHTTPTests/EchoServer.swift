@@ -21,7 +21,8 @@ struct EchoedRequest: Codable {
 /// Every method but `GET` and `HEAD` runs off the worker threads, on the server's own
 /// ``executor``, as Switchboard's writes do. `GET /slow` waits for `slowDelay`, or until
 /// ``releaseSlowRequests()``, before echoing (for shutdown tests); `/bad-header` returns a
-/// response with a header value containing CR LF.
+/// response with a header value containing CR LF; `/request-id` puts the request's `X-Test`
+/// into the response's request-id slot, or a value containing CR LF with `?bad`.
 final class EchoServer: Sendable {
     let server: HTTPServer
     let executor: BlockingExecutor
@@ -120,6 +121,11 @@ final class EchoServer: Sendable {
         }
         if request.path == "/bad-header" {
             return HTTPResponse(status: 200, headers: [("X-Evil", "a\r\nSet-Cookie: x=1")], body: [])
+        }
+        if request.path == "/request-id" {
+            var response = HTTPResponse.json(#"{}"#)
+            response.requestID = request.query == "bad" ? "a\r\nSet-Cookie: x=1" : request.header("x-test")
+            return response
         }
         let echoed = EchoedRequest(
             method: request.method, path: request.path, query: request.query,

@@ -21,6 +21,20 @@ struct HTTPResponseTests {
         #expect(HTTPResponse.text("hi", headers: [("ETag", "\"3\"")]).header("etag") == "\"3\"")
     }
 
+    @Test("the request id is a header of the response, sent after the others")
+    func requestIDSlot() {
+        var response = HTTPResponse.json("{}", headers: [("Cache-Control", "no-store")])
+        #expect(response.header("X-Request-Id") == nil)
+        response.requestID = "abc123"
+        #expect(response.header("x-request-id") == "abc123")
+        #expect(response.headers.count == 1)
+        #expect(
+            response.allHeaders.map { "\($0.name): \($0.value)" } == [
+                "Content-Type: application/json; charset=utf-8", "Cache-Control: no-store", "X-Request-Id: abc123",
+            ])
+        #expect(String(decoding: response.closingWireBytes, as: UTF8.self).contains("\r\nX-Request-Id: abc123\r\n"))
+    }
+
     @Test("header lookup is case-insensitive and returns the first value")
     func requestHeaderLookup() {
         let request = HTTPRequest(

@@ -292,6 +292,20 @@ struct HTTPServerTests {
         #expect(echo.logs.all.contains { $0.level == .error && $0.message.contains("X-Evil") })
     }
 
+    @Test("the response's request id goes out as X-Request-Id, checked like any header value")
+    func requestIDSlot() throws {
+        let echo = try EchoServer()
+        let client = try echo.client()
+        let answered = try client.request("GET", "/request-id", headers: [("X-Test", "req-42")])
+        #expect(answered.status == 200)
+        #expect(answered.header("X-Request-Id") == "req-42")
+        #expect(try client.request("GET", "/request-id").header("X-Request-Id") == nil)
+        let forged = try echo.client().request("GET", "/request-id?bad")
+        #expect(forged.status == 500)
+        #expect(forged.header("Set-Cookie") == nil)
+        #expect(try forged.errorBody().code == "internal_error")
+    }
+
     @Test("HEAD gets headers and no body")
     func headRequest() throws {
         let echo = try EchoServer()

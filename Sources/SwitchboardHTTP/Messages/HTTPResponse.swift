@@ -28,6 +28,11 @@ package struct HTTPResponse: Sendable {
     package var headers: [Header]
     /// The body bytes (sent with `Content-Length`; omitted for `HEAD` by MHD).
     package var body: [UInt8]
+    /// The value of `X-Request-Id` (``requestIDHeader``), sent after ``headers`` when set. A slot
+    /// of its own rather than an entry of ``headers``: every answer of the API carries one, and
+    /// appending to an endpoint's header array would grow it (an allocation per request). Like
+    /// a header value, it must not contain CR or LF.
+    package var requestID: String?
 
     /// Creates a response.
     package init(status: Int, headers: [Header] = [], body: [UInt8] = [], isJSON: Bool = false) {
@@ -35,18 +40,25 @@ package struct HTTPResponse: Sendable {
         self.isJSON = isJSON
         self.headers = headers
         self.body = body
+        self.requestID = nil
     }
 
+    /// The name of the header ``requestID`` is sent as.
+    package static let requestIDHeader = "X-Request-Id"
+
     /// The value of the first header field called `name` (ASCII case-insensitive), or `nil`;
-    /// the JSON `Content-Type` of an ``isJSON`` response included.
+    /// the JSON `Content-Type` of an ``isJSON`` response and the ``requestID`` included.
     package func header(_ name: String) -> String? {
         if isJSON, HTTPRequest.fieldNamesEqual(name, "Content-Type") { return Self.jsonContentType }
-        return headers.first { HTTPRequest.fieldNamesEqual($0.name, name) }?.value
+        if let found = headers.first(where: { HTTPRequest.fieldNamesEqual($0.name, name) }) { return found.value }
+        return HTTPRequest.fieldNamesEqual(name, Self.requestIDHeader) ? requestID : nil
     }
 
     /// Every header field as sent: the JSON `Content-Type` of an ``isJSON`` response first,
-    /// then ``headers``.
+    /// then ``headers``, then the ``requestID``.
     package var allHeaders: [Header] {
-        isJSON ? [("Content-Type", Self.jsonContentType)] + headers : headers
+        let leading: [Header] = isJSON ? [("Content-Type", Self.jsonContentType)] : []
+        let trailing: [Header] = requestID.map { [(Self.requestIDHeader, $0)] } ?? []
+        return leading + headers + trailing
     }
 }

@@ -65,16 +65,22 @@ extension MicroHTTPDaemonContext {
             {
                 continue  // MHD frames the body itself.
             }
-            try Self.checkHeader(header)
-            guard built.addHeader(name: header.name, value: header.value) else {
-                throw HTTPServerError(
-                    .responseRejected, "libmicrohttpd refused the header \"\(header.name)\"",
-                    context: "MHD_add_response_header", fix: "send a valid header name and value")
-            }
+            try Self.add(header, to: built)
         }
+        if let requestID = response.requestID { try Self.add((HTTPResponse.requestIDHeader, requestID), to: built) }
         if closeConnection, !built.addHeader("Connection", "close") {
             throw HTTPServerError(
                 .responseRejected, "libmicrohttpd refused \"Connection: close\"", context: "MHD_add_response_header")
+        }
+    }
+
+    /// Adds one header field, checked first.
+    private static func add(_ header: HTTPResponse.Header, to built: MicroHTTPDResponse) throws(HTTPServerError) {
+        try checkHeader(header)
+        guard built.addHeader(name: header.name, value: header.value) else {
+            throw HTTPServerError(
+                .responseRejected, "libmicrohttpd refused the header \"\(header.name)\"",
+                context: "MHD_add_response_header", fix: "send a valid header name and value")
         }
     }
 

@@ -84,7 +84,8 @@ package struct SwitchboardAPI: Sendable {
             response = cors.decorate(response, for: request)
         }
         let requestID = requestIDs.id(for: request)
-        response.headers.append((RequestIDs.header, requestID))
+        // In the response's own slot: appending to the endpoint's header array would grow it.
+        response.requestID = requestID
         let seconds = MonotonicClock.seconds() - started
         context.metrics.recordRequest(endpoint: endpoint, status: response.status, seconds: seconds)
         if accessLog {
