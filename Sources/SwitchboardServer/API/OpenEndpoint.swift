@@ -27,11 +27,12 @@ struct OpenEndpoint: Sendable {
                 ruleErrors: resolved.summary.ruleErrorCount, limitHits: resolved.summary.ruleLimitHitCount,
                 constraintLimitHits: resolved.constraintLimitHits)
             context.analytics?.record(
-                url: url, context: requestContext, routeID: resolved.summary.routeID, firedRuleIDs: resolved.ruleIDs,
-                status: resolved.summary.status)
+                routeID: resolved.summary.routeID, firedRuleIDs: resolved.ruleIDs, status: resolved.summary.status,
+                asker: requestContext, link: .url(url))
             resolution = resolved
         } catch {
-            context.analytics?.record(url: url, context: requestContext, routeID: nil, firedRuleIDs: [], status: 400)
+            context.analytics?.record(
+                routeID: nil, firedRuleIDs: [], status: 400, asker: requestContext, link: .url(url))
             throw Self.noRedirect("the url is not a valid URL")
         }
         let decision = OpenDecision.decide(

@@ -25,7 +25,9 @@ struct ResolveEndpoint: Sendable {
             context.metrics.recordResolution(
                 routeID: cached.routeID, firedRuleIDs: cached.firedRuleIDs, ruleErrors: 0, limitHits: 0, cache: .hit)
             context.analytics?.record(
-                request.http, routeID: cached.routeID, firedRuleIDs: cached.firedRuleIDs, status: cached.status)
+                routeID: cached.routeID, firedRuleIDs: cached.firedRuleIDs, status: cached.status,
+                asker: askingApp(request, namesTheApp: Self.mayNameTheApp(request.query), resolved: nil),
+                link: .query(request.http.query))
             return .json(status: cached.status, cached.body)
         }
         // Checked after the cache (a cached answer was given to this very query, checked then),
@@ -50,6 +52,7 @@ struct ResolveEndpoint: Sendable {
             return .json(status: answer.status, answer.body.jsonBytes)
         }
         let requestContext = self.requestContext(request, query: query, dependence: snapshot.contextDependence)
+        let readTheApp = snapshot.contextDependence.app ? requestContext : nil
         context.trafficSample.offer(request.http)
         body.reserveCapacity(Resolver.bodyCapacity)
         // The closures capture the snapshot and the context only: a copy of the request (or of
@@ -74,14 +77,17 @@ struct ResolveEndpoint: Sendable {
             try request.checkQuery()
             throw APIError.badRequest("invalid_url", "the query string is malformed")
         case .failure(let error)?:
-            context.analytics?.record(request.http, routeID: nil, firedRuleIDs: [], status: 400)
+            context.analytics?.record(
+                routeID: nil, firedRuleIDs: [], status: 400,
+                asker: askingApp(request, namesTheApp: query.namesTheApp, resolved: readTheApp), link: .query(request.http.query))
             throw APIError.badRequest(error.code, error.message)
         case .success(let resolved)?:
             summary = resolved
         }
         record(summary, body: body, cacheKey: cacheKey, snapshot: snapshot)
         context.analytics?.record(
-            request.http, routeID: summary.routeID, firedRuleIDs: summary.firedRuleIDs, status: summary.status)
+            routeID: summary.routeID, firedRuleIDs: summary.firedRuleIDs, status: summary.status,
+            asker: askingApp(request, namesTheApp: query.namesTheApp, resolved: readTheApp), link: .query(request.http.query))
         return .json(status: summary.status, body)
     }
 
@@ -94,6 +100,20 @@ struct ResolveEndpoint: Sendable {
         let now = dependence.clock ? context.clock() : nil
         guard dependence.app else { return RequestContext(now: now) }
         return RequestContext(request: request.http, query: query.namesTheApp ? request.query : QueryParameters(), now: now)
+    }
+
+    /// The asking app as analytics count it: `resolved` when the resolve read the app already
+    /// (the snapshot's answers depend on it), else read now from the request's headers, and
+    /// from its parameters only when the query may name the app.
+    private func askingApp(_ request: APIRequest, namesTheApp: Bool, resolved: RequestContext?) -> RequestContext {
+        if let resolved { return resolved }
+        return RequestContext(platformAndVersionOf: request.http, query: namesTheApp ? request.query : nil)
+    }
+
+    /// Whether `query` has more than one parameter, and so may name the app: a cached answer
+    /// skips the scan of the query, and the common one is a lone `url`.
+    private static func mayNameTheApp(_ query: QueryParameters) -> Bool {
+        query.withRawBytes { ParsedURL.firstOffset(of: UInt8(ascii: "&"), in: $0, from: 0, before: $0.count) < $0.count }
     }
 
     /// Counts a fresh `GET /resolve` answer in the metrics and keeps `body` in the cache at its
@@ -173,8 +193,8 @@ struct ResolveEndpoint: Sendable {
                 limitHits: summary.ruleLimitHitCount, constraintLimitHits: summary.constraintLimitHits)
             if !explain {
                 context.analytics?.record(
-                    url: url, context: requestContext, routeID: summary.routeID, firedRuleIDs: summary.firedRuleIDs,
-                    status: summary.status)
+                    routeID: summary.routeID, firedRuleIDs: summary.firedRuleIDs, status: summary.status,
+                    asker: requestContext, link: .url(url))
             }
             let json = resolution.json
             guard let trace, case .object(var members) = json else { return (summary.status, json) }
@@ -182,7 +202,8 @@ struct ResolveEndpoint: Sendable {
             return (summary.status, .object(members))
         } catch {
             if !explain {
-                context.analytics?.record(url: url, context: requestContext, routeID: nil, firedRuleIDs: [], status: 400)
+                context.analytics?.record(
+                    routeID: nil, firedRuleIDs: [], status: 400, asker: requestContext, link: .url(url))
             }
             return (400, APIError.badRequest(error.code, error.message).body)
         }

@@ -8,11 +8,11 @@ import Synchronization
 /// `unmatched`, or the error status), rule, platform, app version's major number and status,
 /// and the most asked unmatched links ("orphans"), redacted as the traffic sample redacts.
 ///
-/// A request only pushes an ``AnalyticsEvent`` (references to what it already holds) into its
-/// own thread's lane (``AnalyticsLanes``): no lock, no allocation, no parsing. The
-/// ``AnalyticsService`` folds the lanes into a table of the current bucket, off the request
-/// path, and adds the table to the store every `flush_seconds` as one flush numbered for this
-/// replica; a flush that fails is written again as it was, so it is never counted twice.
+/// A request only pushes an ``AnalyticsEvent`` (small values it already holds) into its own
+/// thread's lane (``AnalyticsLanes``): no lock, no allocation, no parsing. The
+/// ``AnalyticsService`` folds the lanes into flat counters of the current bucket
+/// (``AnalyticsCounters``), off the request path, and adds them to the store every
+/// `flush_seconds` as one flush numbered for this replica; a flush that fails is written again as it was, so it is never counted twice.
 /// A query sums the store and what this replica has not flushed yet.
 package final class Analytics: Sendable {
     /// `analytics` of `switchboard.yaml`.
@@ -22,12 +22,14 @@ package final class Analytics: Sendable {
     /// This process's id in the store's ledger of flushes.
     private let replica: String
     private let lanes = AnalyticsLanes()
+    /// Whether unmatched links are kept (`orphans_per_bucket` above 0).
+    private let keepsOrphans: Bool
     private let redaction: SampleRedaction
     private let clock: @Sendable () -> Double
 
     /// What was folded and not yet stored.
     private struct Tally {
-        var table: AnalyticsTable
+        var counters: AnalyticsCounters
         /// The flush being written, or that failed and is written again next time.
         var pending: AnalyticsFlush?
         var sequence = 0
@@ -54,7 +56,8 @@ package final class Analytics: Sendable {
         self.replica = UUID().uuidString.lowercased()
         self.redaction = SampleRedaction(keepQueryValues: keepQueryValues)
         self.clock = clock
-        tally = Mutex(Tally(table: AnalyticsTable(orphansPerBucket: settings.orphansPerBucket)))
+        keepsOrphans = settings.orphansPerBucket > 0
+        tally = Mutex(Tally(counters: AnalyticsCounters(orphansPerBucket: settings.orphansPerBucket)))
     }
 
     /// A short description of the store for logs.
@@ -62,20 +65,19 @@ package final class Analytics: Sendable {
 
     // MARK: - Counting (the request path)
 
-    /// Counts a `GET /resolve` answer: its platform, version and link are read from `request`
-    /// when folded.
+    /// Counts an answer: its route and rules as the resolver gave them, its status, and the
+    /// platform and app version of `asker` as already parsed. `link` says where the link is; it
+    /// is read (at the fold) only for an unmatched link while orphans are kept.
     @inline(__always)
-    func record(_ request: HTTPRequest, routeID: String?, firedRuleIDs: [String], status: Int) {
-        lanes.current?.push(AnalyticsEvent(asker: .request(request), routeID: routeID, firedRuleIDs: firedRuleIDs, status: status))
-    }
-
-    /// Counts the answer for `url`, asked by the app `context` describes (`/open`, a batch).
-    @inline(__always)
-    func record(url: String, context: RequestContext, routeID: String?, firedRuleIDs: [String], status: Int) {
+    func record(
+        routeID: String?, firedRuleIDs: [String], status: Int, asker: RequestContext,
+        link: @autoclosure () -> AnalyticsEvent.Link
+    ) {
+        let isOrphan = routeID == nil && status == 404 && keepsOrphans
         lanes.current?.push(
             AnalyticsEvent(
-                asker: .resolved(url: url, platform: context.platform, appVersion: context.appVersion), routeID: routeID,
-                firedRuleIDs: firedRuleIDs, status: status))
+                routeID: routeID, firedRuleIDs: firedRuleIDs, status: status, platform: AnalyticsPlatform(asker.platform),
+                major: asker.appVersion?.major, orphan: isOrphan ? link() : nil))
     }
 
     // MARK: - Folding and flushing (off the request path)
@@ -87,73 +89,36 @@ package final class Analytics: Sendable {
         return (whole >= 0 ? whole : whole - size + 1) / size * size
     }
 
-    /// Counts every event the lanes hold into the current bucket. Events are first summed by
-    /// what they count under (most of a fold's events share a few routes, platforms and
-    /// versions), then each sum is added to the table once per dimension.
+    /// Counts every event the lanes hold into the current bucket, and keeps the redacted link
+    /// of each unmatched one.
     package func fold() {
         let bucket = bucket(of: clock())
         tally.withLock { tally in
-            var resolutions: [Resolution: Int] = [:]
-            var rules: [String: Int] = [:]
+            var number: Int?
             tally.dropped = lanes.drain { event in
-                let resolution = summarize(event, bucket: bucket, orphans: &tally.table)
-                resolutions[resolution, default: 0] += 1
-                for rule in event.firedRuleIDs { rules[rule, default: 0] += 1 }
+                let bucketNumber = number ?? tally.counters.bucketNumber(bucket)
+                number = bucketNumber
+                tally.counters.count(event, into: bucketNumber)
+                if let link = event.orphan, let url = Self.url(of: link), !url.isEmpty {
+                    tally.counters.addOrphan(redaction.redact(url), bucket: bucket)
+                }
             }
-            for (resolution, count) in resolutions {
-                let route = resolution.routeID ?? (resolution.status == 404 ? Self.unmatched : String(resolution.status))
-                tally.table.add(count, bucket: bucket, .route, route)
-                tally.table.add(count, bucket: bucket, .status, String(resolution.status))
-                tally.table.add(count, bucket: bucket, .platform, resolution.platform)
-                tally.table.add(count, bucket: bucket, .version, resolution.major.map { String($0) } ?? Self.none)
-            }
-            for (rule, count) in rules { tally.table.add(count, bucket: bucket, .rule, rule) }
         }
     }
 
-    /// What one resolution counts under, besides its rules.
-    private struct Resolution: Hashable {
-        var routeID: String?
-        var status: Int
-        var platform: String
-        var major: Int?
-    }
-
-    /// The keys of one event, after keeping its link when it is an orphan.
-    private func summarize(_ event: borrowing AnalyticsEvent, bucket: Int, orphans table: inout AnalyticsTable) -> Resolution {
-        let platform: String?
-        let appVersion: SemanticVersion?
-        let isOrphan = event.routeID == nil && event.status == 404 && settings.orphansPerBucket > 0
-        var url: String?
-        switch event.asker {
-        case .request(let request):
-            // Only the parameters asked for are decoded, not the whole query.
-            let query = QueryParameters(unchecked: request.query)
-            let context = RequestContext(request: request, query: query, now: nil)
-            (platform, appVersion) = (context.platform, context.appVersion)
-            if isOrphan { url = query.first(named: "url") }
-        case .resolved(let link, let asking, let version):
-            (platform, appVersion, url) = (asking, version, link)
+    /// The link an orphan's event points to.
+    private static func url(of link: AnalyticsEvent.Link) -> String? {
+        switch link {
+        // Only the `url` parameter is decoded, not the whole query.
+        case .query(let query): QueryParameters(unchecked: query).first(named: "url")
+        case .url(let url): url
         }
-        if isOrphan, let url, !url.isEmpty { table.addOrphan(redaction.redact(url), bucket: bucket) }
-        return Resolution(
-            routeID: event.routeID, status: event.status, platform: Self.platformKey(platform), major: appVersion?.major)
     }
 
     /// The route key of a link nothing matched.
     package static let unmatched = "unmatched"
     /// The key of a platform or version the request did not say.
     package static let none = "none"
-
-    /// A platform as counted: the three the rules know, `other` for anything else (never the
-    /// raw value), `none` when not said.
-    static func platformKey(_ platform: String?) -> String {
-        guard let platform else { return none }
-        switch platform {
-        case "ios", "android", "web": return platform
-        default: return "other"
-        }
-    }
 
     /// Folds, then adds what was counted since the last flush to the store as one flush (or
     /// writes the flush that failed last time again, as it was).
@@ -165,10 +130,10 @@ package final class Analytics: Sendable {
         try flushTurn.withLock { (_) throws(AnalyticsStoreError) in
             let flush = tally.withLock { tally -> AnalyticsFlush? in
                 if let pending = tally.pending { return pending }
-                guard !tally.table.isEmpty else { return nil }
+                guard !tally.counters.isEmpty else { return nil }
                 tally.sequence += 1
-                let flush = tally.table.flush(replica: replica, sequence: tally.sequence)
-                tally.table = AnalyticsTable(orphansPerBucket: settings.orphansPerBucket)
+                let flush = tally.counters.table().flush(replica: replica, sequence: tally.sequence)
+                tally.counters = AnalyticsCounters(orphansPerBucket: settings.orphansPerBucket)
                 tally.pending = flush
                 return flush
             }
@@ -208,7 +173,7 @@ package final class Analytics: Sendable {
                 for count in tally.pending?.counts ?? [] where count.dimension == dimension && count.bucket >= from && count.bucket < to {
                     sum.add(count.count, bucket: count.bucket, dimension, count.key)
                 }
-                for count in tally.table.counts(from: from, to: to, dimension) {
+                for count in tally.counters.table().counts(from: from, to: to, dimension) {
                     sum.add(count.count, bucket: count.bucket, dimension, count.key)
                 }
             }
@@ -229,7 +194,7 @@ package final class Analytics: Sendable {
                 for orphan in tally.pending?.orphans ?? [] where orphan.bucket >= from && orphan.bucket < to {
                     sum[OrphanKey(bucket: orphan.bucket, link: orphan.link), default: 0] += orphan.count
                 }
-                for orphan in tally.table.orphans(from: from, to: to) {
+                for orphan in tally.counters.table().orphans(from: from, to: to) {
                     sum[OrphanKey(bucket: orphan.bucket, link: orphan.link), default: 0] += orphan.count
                 }
             }

@@ -130,6 +130,40 @@ struct AnalyticsTests {
     }
 
     @Test(
+        "the asking app is counted alike whether the resolve reads it or not, and from the cache too",
+        arguments: [false, true])
+    func askingAppOnEveryPath(resolveReadsTheApp: Bool) async throws {
+        // A rule with a `when` on the platform makes the resolve read the asking app itself.
+        let rewrites =
+            Self.rewrites
+            + (resolveReadsTheApp
+                ? """
+
+                  - id: android-only
+                    match: '^shopapp://never/(.*)$'
+                    target: 'shopapp://p/$1'
+                    when: { platform: [android] }
+
+                """
+                : "")
+        let config = try TestConfig.minimal(routes: ["shop.yaml": Self.routes], rewrites: rewrites, settings: "")
+        let server = try await InProcessServer(config: config)
+        let client = try server.client()
+        // Each link three times: the third answer comes from the cache.
+        for _ in 0..<3 {
+            #expect(try client.resolve("shopapp://home", extraQuery: "&platform=Web&appVersion=3.1.0").status == 200)
+            let tv = [("X-App-Platform", "tvOS"), ("X-App-Version", "12.0.0")]
+            #expect(try client.request("GET", "/resolve?url=shopapp%3A%2F%2Fhome", headers: tv).status == 200)
+            let unversioned = [("X-App-Version", "twelve")]
+            #expect(try client.request("GET", "/resolve?url=shopapp%3A%2F%2Fp%2F1", headers: unversioned).status == 200)
+        }
+        #expect(try Self.totals(client, by: "platform") == ["web": 3, "other": 3, "none": 3])
+        #expect(try Self.totals(client, by: "version") == ["3": 3, "12": 3, "none": 3])
+        #expect(try Self.totals(client, by: "route") == ["home": 6, "product": 3])
+        #expect(try Self.totals(client, by: "status") == ["200": 9])
+    }
+
+    @Test(
         "bad ranges and dimensions are clear 400s",
         arguments: [
             ("/admin/analytics?from=2026-11-28T10:00:00Z&to=2026-11-28T09:00:00Z", "invalid_range"),
