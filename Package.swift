@@ -168,6 +168,7 @@ let package = Package(
             name: "SwitchboardCoreTests",
             dependencies: [
                 "SwitchboardCore",
+                "SwitchboardTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             resources: [.copy("Fixtures")],

@@ -1,4 +1,5 @@
 import Dispatch
+import SwitchboardTestSupport
 import Synchronization
 import Testing
 

@@ -1,3 +1,4 @@
+import SwitchboardTestSupport
 import Testing
 
 @testable import SwitchboardCore

@@ -1,4 +1,5 @@
 import PropertyBased
+import SwitchboardTestSupport
 import Testing
 
 @testable import SwitchboardCore

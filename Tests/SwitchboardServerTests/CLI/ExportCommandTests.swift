@@ -149,7 +149,7 @@ struct ExportCommandTests {
     /// `count` requests made of the demo routes' words, numbers and noise, with random app
     /// contexts, from a fixed seed (the same URLs on every run).
     static func randomRequests(count: Int, config: ConfigDirectory) -> [SampledRequest] {
-        var generator = SplitMix64(seed: 0x5717_C4B0)
+        var generator = SplitMix(seed: 0x5717_C4B0)
         var words = Set(["cart", "goods", "old", "hotfix", "flash", "product", "live", "x", ""])
         for route in config.routeFiles.flatMap(\.file.routes) {
             for pattern in route.patterns {
@@ -178,20 +178,5 @@ struct ExportCommandTests {
             requests.append(SampledRequest(url: url, platform: platform, appVersion: version))
         }
         return requests
-    }
-}
-
-/// A seeded generator (SplitMix64), so that the random URLs are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
