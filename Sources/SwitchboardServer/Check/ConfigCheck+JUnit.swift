@@ -18,13 +18,14 @@ extension ConfigCheck.Report {
             if !failing.isEmpty {
                 failed += 1
                 let first = failing[0]
-                body += "      <failure type=\"\(Self.escaped(first.code))\" message=\"\(Self.escaped(Self.line(first)))\">"
-                body += Self.escaped(failing.map(Self.line).joined(separator: "\n")) + "</failure>\n"
+                body += "      <failure type=\"\(MarkupText.escaped(first.code))\" message=\"\(MarkupText.escaped(Self.line(first)))\">"
+                body += MarkupText.escaped(failing.map(Self.line).joined(separator: "\n")) + "</failure>\n"
             }
             if !passing.isEmpty {
-                body += "      <system-out>" + Self.escaped(passing.map(Self.line).joined(separator: "\n")) + "</system-out>\n"
+                body += "      <system-out>" + MarkupText.escaped(passing.map(Self.line).joined(separator: "\n")) + "</system-out>\n"
             }
-            let open = "    <testcase classname=\"switchboard.check\" name=\"\(Self.escaped(name))\" file=\"\(Self.escaped(name))\""
+            let open =
+                "    <testcase classname=\"switchboard.check\" name=\"\(MarkupText.escaped(name))\" file=\"\(MarkupText.escaped(name))\""
             cases.append(body.isEmpty ? open + "/>" : open + ">\n" + body + "    </testcase>")
         }
         let counts = "tests=\"\(names.count)\" failures=\"\(failed)\" errors=\"0\""
@@ -51,21 +52,4 @@ extension ConfigCheck.Report {
         return parts.compactMap { $0 }.joined(separator: " ")
     }
 
-    /// Text as XML character data or an attribute value.
-    private static func escaped(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "\n": result += "&#10;"
-            // XML 1.0 allows no other control character, even escaped.
-            case _ where scalar.value < 0x20 && scalar != "\t" && scalar != "\r": result += "?"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
 }

@@ -15,10 +15,10 @@ package struct LinkPreviewPage: Sendable, Hashable {
     /// The HTML document.
     package var html: String {
         let title = preview.title ?? canonical ?? "Link"
-        var head = "<meta charset=\"utf-8\">\n<title>\(Self.escaped(title))</title>\n"
+        var head = "<meta charset=\"utf-8\">\n<title>\(MarkupText.escaped(title))</title>\n"
         func meta(_ attribute: String, _ name: String, _ value: String?) {
             guard let value else { return }
-            head += "<meta \(attribute)=\"\(name)\" content=\"\(Self.escaped(value))\">\n"
+            head += "<meta \(attribute)=\"\(name)\" content=\"\(MarkupText.escaped(value))\">\n"
         }
         meta("property", "og:type", "website")
         meta("property", "og:title", title)
@@ -29,27 +29,11 @@ package struct LinkPreviewPage: Sendable, Hashable {
         meta("name", "twitter:title", title)
         meta("name", "twitter:description", preview.description)
         meta("name", "twitter:image", preview.image)
-        if let canonical { head += "<link rel=\"canonical\" href=\"\(Self.escaped(canonical))\">\n" }
-        var body = "<h1>\(Self.escaped(title))</h1>\n"
-        if let description = preview.description { body += "<p>\(Self.escaped(description))</p>\n" }
-        if let canonical { body += "<p><a href=\"\(Self.escaped(canonical))\">\(Self.escaped(canonical))</a></p>\n" }
+        if let canonical { head += "<link rel=\"canonical\" href=\"\(MarkupText.escaped(canonical))\">\n" }
+        var body = "<h1>\(MarkupText.escaped(title))</h1>\n"
+        if let description = preview.description { body += "<p>\(MarkupText.escaped(description))</p>\n" }
+        if let canonical { body += "<p><a href=\"\(MarkupText.escaped(canonical))\">\(MarkupText.escaped(canonical))</a></p>\n" }
         return "<!doctype html>\n<html>\n<head>\n\(head)</head>\n<body>\n\(body)</body>\n</html>\n"
     }
 
-    /// `text` safe inside an element and inside a double- or single-quoted attribute.
-    package static func escaped(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.unicodeScalars.append(character)
-            }
-        }
-        return result
-    }
 }
